@@ -1,0 +1,77 @@
+"""`backend-router`: the command line. Heavy SDKs are imported only by the
+subcommands that talk to clouds; `plan` needs nothing beyond yaml."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from router.config import ALLOWED_WIDTHS
+
+
+class UsageError(Exception):
+    """Bad input: one line on stderr, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints the whole usage block and a second line; we promise one.
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _width(text: str) -> int:
+    allowed = ", ".join(map(str, ALLOWED_WIDTHS))
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid width {text!r}: allowed widths are {allowed}") from None
+    if value not in ALLOWED_WIDTHS:
+        raise argparse.ArgumentTypeError(f"invalid width {value}: allowed widths are {allowed}")
+    return value
+
+
+def _hours(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid hours {text!r}: expected a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"invalid hours {text!r}: must be finite and > 0")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="backend-router",
+                     description="Plan and run the width-aware GCP → SLURM → RunPod ladder.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    plan = sub.add_parser("plan", help="print the ladder for a request without touching a cloud")
+    plan.add_argument("--intent", required=True, help="ladder intent, e.g. capture-7b")
+    plan.add_argument("--gpu-count", required=True, type=_width, metavar="N",
+                      help="requested width: 1, 2, 4 or 8")
+    plan.add_argument("--hours", required=True, type=_hours, metavar="H",
+                      help="expected wall-clock hours at the requested width")
+    plan.add_argument("--ladder", metavar="FILE", help="ladder config (default: packaged)")
+    plan.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from router.config import ConfigError
+    from router.planner import RequestError
+
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "plan":
+            from router.plan_cmd import run_plan
+
+            return run_plan(args)
+        raise UsageError(f"unknown command {args.command!r}")
+    except (UsageError, ConfigError, RequestError) as exc:
+        print(f"backend-router: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,278 @@
+"""The ladder config: load, validate strictly, and expose as frozen data.
+
+Every fact the ladder uses lives in the YAML file (the packaged `ladder.yaml`
+or a user's `--ladder FILE`). Validation errors name the file, the line and the
+key, because the person fixing them is looking at the YAML, not at Python.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from router import yamlsafe
+
+PACKAGED_LADDER = Path(__file__).with_name("ladder.yaml")
+ALLOWED_WIDTHS = (1, 2, 4, 8)
+PROVISIONING_MODELS = ("SPOT", "FLEX_START", "STANDARD")
+
+
+class ConfigError(ValueError):
+    """A ladder config that does not load or does not fit the schema."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    gpu: str
+    machine_type_template: str
+    widths: tuple[int, ...]
+    provisioning: tuple[str, ...]
+    zones: tuple[str, ...]
+    quota: dict[str, str]
+
+    def machine_type(self, width: int) -> str:
+        return self.machine_type_template.format(width=width)
+
+
+@dataclass(frozen=True)
+class SlurmLane:
+    name: str
+    partition: str
+    gres_type: str
+    account: str | None
+    max_width: int
+    max_wait_minutes: float
+
+
+@dataclass(frozen=True)
+class Intent:
+    name: str
+    families: tuple[str, ...]
+    min_width: int
+    slurm_lanes: tuple[str, ...]
+    runpod_gpu_types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    source: str
+    short_threshold_hours: float
+    flex_start_max_run_hours: float
+    gcp_attempt_cap_per_day: int
+    ledger_path: str | None
+    families: dict[str, Family]
+    slurm_lanes: dict[str, SlurmLane]
+    runpod_cloud_type: str
+    runpod_gpu_types: tuple[str, ...]
+    intents: dict[str, Intent]
+
+    def intent(self, name: str) -> Intent:
+        return self.intents[name]
+
+
+class _Reader:
+    """Typed access to a located document, raising ConfigError with lines."""
+
+    def __init__(self, source: str, located: yamlsafe.Located) -> None:
+        self.source = source
+        self.located = located
+
+    def fail(self, path: tuple[Any, ...], message: str) -> ConfigError:
+        return ConfigError(self.source, self.located.line_of(path), message)
+
+    def key_name(self, path: tuple[Any, ...]) -> str:
+        return ".".join(str(p) for p in path) or "<document>"
+
+    def mapping(self, value: Any, path: tuple[Any, ...], required: set[str],
+                optional: set[str] = frozenset()) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"{self.key_name(path)}: expected a mapping")
+        for key in value:
+            if key not in required and key not in optional:
+                allowed = ", ".join(sorted(required | set(optional)))
+                raise self.fail((*path, key),
+                                f"{self.key_name((*path, key))}: unknown key (allowed: {allowed})")
+        for key in sorted(required):
+            if key not in value:
+                raise self.fail(path, f"{self.key_name((*path, key))}: required key is missing")
+        return value
+
+    def string(self, value: Any, path: tuple[Any, ...]) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(path, f"{self.key_name(path)}: expected a non-empty string")
+        return value
+
+    def strings(self, value: Any, path: tuple[Any, ...], *, unique: bool = True) -> tuple[str, ...]:
+        if not isinstance(value, list) or not value:
+            raise self.fail(path, f"{self.key_name(path)}: expected a non-empty list of strings")
+        items = tuple(self.string(v, (*path, i)) for i, v in enumerate(value))
+        if unique and len(set(items)) != len(items):
+            raise self.fail(path, f"{self.key_name(path)}: entries must be unique")
+        return items
+
+    def number(self, value: Any, path: tuple[Any, ...], *, integer: bool = False) -> float:
+        ok = isinstance(value, int) if integer else isinstance(value, int | float)
+        if isinstance(value, bool) or not ok or not math.isfinite(value) or value <= 0:
+            kind = "a positive integer" if integer else "a positive number"
+            raise self.fail(path, f"{self.key_name(path)}: expected {kind}, got {value!r}")
+        return value
+
+    def width(self, value: Any, path: tuple[Any, ...]) -> int:
+        if isinstance(value, bool) or value not in ALLOWED_WIDTHS:
+            allowed = ", ".join(map(str, ALLOWED_WIDTHS))
+            raise self.fail(path, f"{self.key_name(path)}: width must be one of {allowed}, "
+                                  f"got {value!r}")
+        return int(value)
+
+
+def _families(r: _Reader, raw: Any) -> dict[str, Family]:
+    if not isinstance(raw, dict) or not raw:
+        raise r.fail(("families",), "families: expected a non-empty mapping")
+    families = {}
+    for name, body in raw.items():
+        p = ("families", name)
+        r.mapping(body, p, {"gpu", "machine_type", "widths", "provisioning", "zones", "quota"})
+        template = r.string(body["machine_type"], (*p, "machine_type"))
+        if "{width}" not in template:
+            raise r.fail((*p, "machine_type"),
+                         f"{r.key_name((*p, 'machine_type'))}: template must contain {{width}}")
+        widths_raw = body["widths"]
+        if not isinstance(widths_raw, list) or not widths_raw:
+            raise r.fail((*p, "widths"), f"{r.key_name((*p, 'widths'))}: expected a list")
+        widths = tuple(sorted({r.width(w, (*p, "widths", i)) for i, w in enumerate(widths_raw)}))
+        provisioning = r.strings(body["provisioning"], (*p, "provisioning"))
+        for i, model in enumerate(provisioning):
+            if model not in PROVISIONING_MODELS:
+                raise r.fail((*p, "provisioning", i),
+                             f"{r.key_name((*p, 'provisioning'))}: unknown provisioning model "
+                             f"{model!r} (allowed: {', '.join(PROVISIONING_MODELS)})")
+        zones = r.strings(body["zones"], (*p, "zones"))
+        quota_raw = r.mapping(body["quota"], (*p, "quota"), set(provisioning))
+        quota = {m: r.string(quota_raw[m], (*p, "quota", m)) for m in provisioning}
+        families[name] = Family(name=str(name), gpu=r.string(body["gpu"], (*p, "gpu")),
+                                machine_type_template=template, widths=widths,
+                                provisioning=provisioning, zones=zones, quota=quota)
+    return families
+
+
+def _lanes(r: _Reader, raw: Any) -> dict[str, SlurmLane]:
+    if not isinstance(raw, list):
+        raise r.fail(("slurm_lanes",), "slurm_lanes: expected a list (it may be empty)")
+    lanes: dict[str, SlurmLane] = {}
+    for i, body in enumerate(raw):
+        p = ("slurm_lanes", i)
+        r.mapping(body, p, {"name", "partition", "gres_type", "max_width", "max_wait_minutes"},
+                  {"account"})
+        name = r.string(body["name"], (*p, "name"))
+        if name in lanes:
+            raise r.fail((*p, "name"), f"slurm_lanes: duplicate lane name {name!r}")
+        account = body.get("account")
+        lanes[name] = SlurmLane(
+            name=name,
+            partition=r.string(body["partition"], (*p, "partition")),
+            gres_type=r.string(body["gres_type"], (*p, "gres_type")),
+            account=None if account is None else r.string(account, (*p, "account")),
+            max_width=r.width(body["max_width"], (*p, "max_width")),
+            max_wait_minutes=r.number(body["max_wait_minutes"], (*p, "max_wait_minutes")),
+        )
+    return lanes
+
+
+def _intents(r: _Reader, raw: Any, families: dict[str, Family], lanes: dict[str, SlurmLane],
+             runpod_types: tuple[str, ...]) -> dict[str, Intent]:
+    if not isinstance(raw, dict) or not raw:
+        raise r.fail(("intents",), "intents: expected a non-empty mapping")
+    intents = {}
+    for name, body in raw.items():
+        p = ("intents", name)
+        r.mapping(body, p, {"families", "min_width", "runpod_gpu_types"}, {"slurm_lanes"})
+        fams = r.strings(body["families"], (*p, "families"))
+        for i, fam in enumerate(fams):
+            if fam not in families:
+                raise r.fail((*p, "families", i),
+                             f"{r.key_name((*p, 'families'))}: unknown family {fam!r}")
+        min_width = r.width(body["min_width"], (*p, "min_width"))
+        if not any(min_width in families[f].widths for f in fams):
+            raise r.fail((*p, "min_width"),
+                         f"{r.key_name((*p, 'min_width'))}: no family offers width {min_width}")
+        lane_names = (r.strings(body["slurm_lanes"], (*p, "slurm_lanes"))
+                      if "slurm_lanes" in body else tuple(lanes))
+        for i, lane in enumerate(lane_names):
+            if lane not in lanes:
+                raise r.fail((*p, "slurm_lanes", i),
+                             f"{r.key_name((*p, 'slurm_lanes'))}: unknown lane {lane!r}")
+        gpu_types = r.strings(body["runpod_gpu_types"], (*p, "runpod_gpu_types"))
+        for i, gpu in enumerate(gpu_types):
+            if gpu not in runpod_types:
+                raise r.fail((*p, "runpod_gpu_types", i),
+                             f"{r.key_name((*p, 'runpod_gpu_types'))}: {gpu!r} is not in "
+                             "runpod.gpu_types")
+        intents[str(name)] = Intent(name=str(name), families=fams, min_width=min_width,
+                                    slurm_lanes=lane_names, runpod_gpu_types=gpu_types)
+    return intents
+
+
+def parse(text: str, source: str) -> LadderConfig:
+    """Validate ladder YAML text; `source` names it in error messages."""
+    try:
+        located = yamlsafe.load(text)
+    except yamlsafe.YamlError as exc:
+        raise ConfigError(source, exc.line, exc.message) from None
+    r = _Reader(source, located)
+    top = r.mapping(located.data, (), {
+        "version", "short_threshold_hours", "flex_start_max_run_hours", "gcp_attempt_cap_per_day",
+        "families", "slurm_lanes", "runpod", "intents"}, {"ledger_path"})
+    if top["version"] != 1:
+        raise r.fail(("version",), f"version: unsupported ladder config version {top['version']!r}"
+                                   " (expected 1)")
+    runpod = r.mapping(top["runpod"], ("runpod",), {"cloud_type", "gpu_types"})
+    cloud_type = r.string(runpod["cloud_type"], ("runpod", "cloud_type"))
+    if cloud_type not in ("SECURE", "COMMUNITY", "ALL"):
+        raise r.fail(("runpod", "cloud_type"),
+                     "runpod.cloud_type: expected SECURE, COMMUNITY or ALL")
+    runpod_types = r.strings(runpod["gpu_types"], ("runpod", "gpu_types"))
+    families = _families(r, top["families"])
+    lanes = _lanes(r, top["slurm_lanes"])
+    ledger = top.get("ledger_path")
+    return LadderConfig(
+        source=source,
+        short_threshold_hours=r.number(top["short_threshold_hours"], ("short_threshold_hours",)),
+        flex_start_max_run_hours=r.number(top["flex_start_max_run_hours"],
+                                          ("flex_start_max_run_hours",)),
+        gcp_attempt_cap_per_day=int(r.number(top["gcp_attempt_cap_per_day"],
+                                             ("gcp_attempt_cap_per_day",), integer=True)),
+        ledger_path=None if ledger is None else r.string(ledger, ("ledger_path",)),
+        families=families,
+        slurm_lanes=lanes,
+        runpod_cloud_type=cloud_type,
+        runpod_gpu_types=runpod_types,
+        intents=_intents(r, top["intents"], families, lanes, runpod_types),
+    )
+
+
+def load(path: str | os.PathLike[str] | None = None) -> LadderConfig:
+    """Load the ladder config at `path`, or the packaged one."""
+    file = Path(path) if path is not None else PACKAGED_LADDER
+    source = str(path) if path is not None else str(PACKAGED_LADDER)
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise ConfigError(source, None, f"cannot read ladder config: {exc.strerror}") from None
+    if len(raw) > yamlsafe.DEFAULT_MAX_BYTES:
+        raise ConfigError(source, None, "ladder config is larger than 1 MB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(source, None, "ladder config is not UTF-8 text") from None
+    return parse(text, source)

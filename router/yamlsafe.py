@@ -1,0 +1,112 @@
+"""Safe, bounded YAML loading that remembers where every value came from.
+
+`yaml.safe_load` forgets line numbers and happily builds a billion-laughs
+structure (aliases share objects, so the blow-up happens later, in whoever
+walks the result). We compose the node graph with the safe loader, then walk
+it ourselves: every visited node counts against a budget (so alias bombs stop
+early), duplicate keys are errors, and each value's 1-based line is recorded
+under its key path so validators can say `file:line: key ...`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+DEFAULT_MAX_BYTES = 1_000_000
+DEFAULT_MAX_NODES = 100_000
+
+Path = tuple[Any, ...]
+
+
+class YamlError(ValueError):
+    """A YAML document that is malformed or exceeds its bounds."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass
+class Located:
+    """A loaded document plus the line of each value, keyed by its path."""
+
+    data: Any
+    lines: dict[Path, int] = field(default_factory=dict)
+
+    def line_of(self, path: Path) -> int | None:
+        """The line of `path`, or of its nearest ancestor that has one."""
+        while True:
+            if path in self.lines:
+                return self.lines[path]
+            if not path:
+                return None
+            path = path[:-1]
+
+
+class _Walker:
+    def __init__(self, loader: yaml.SafeLoader, line_offset: int, max_nodes: int) -> None:
+        self.loader = loader
+        self.line_offset = line_offset
+        self.budget = max_nodes
+        self.lines: dict[Path, int] = {}
+
+    def line(self, node: yaml.Node) -> int:
+        return node.start_mark.line + 1 + self.line_offset
+
+    def walk(self, node: yaml.Node, path: Path, depth: int, line: int | None = None) -> Any:
+        # A mapping value is located at its key: that is the line a reader scans for.
+        self.budget -= 1
+        if self.budget < 0:
+            raise YamlError("YAML document too large (node budget exceeded; alias bomb?)",
+                            self.line(node))
+        if depth > 64:
+            raise YamlError("YAML document nested too deeply", self.line(node))
+        self.lines[path] = line if line is not None else self.line(node)
+        if isinstance(node, yaml.MappingNode):
+            self.loader.flatten_mapping(node)
+            result: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise YamlError("mapping keys must be plain scalars", self.line(key_node))
+                key = self.loader.construct_object(key_node)
+                if not isinstance(key, str | int | float | bool) and key is not None:
+                    raise YamlError(f"unsupported mapping key {key!r}", self.line(key_node))
+                if key in result:
+                    raise YamlError(f"duplicate key {key!r}", self.line(key_node))
+                result[key] = self.walk(value_node, (*path, key), depth + 1,
+                                        self.line(key_node))
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [self.walk(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        return self.loader.construct_object(node)
+
+
+def load(text: str, *, line_offset: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
+         max_nodes: int = DEFAULT_MAX_NODES) -> Located:
+    """Load one YAML document safely. `line_offset` shifts reported lines, for
+    blocks embedded in a larger file. Raises YamlError with a 1-based line."""
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise YamlError(f"YAML document larger than {max_bytes} bytes", line_offset + 1)
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return Located(None, {(): line_offset + 1})
+        walker = _Walker(loader, line_offset, max_nodes)
+        data = walker.walk(node, (), 0)
+        return Located(data, walker.lines)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 + line_offset if mark else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise YamlError(f"invalid YAML: {problem}", line) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"invalid YAML: {exc}", line_offset + 1) from None
+    except RecursionError:
+        raise YamlError("YAML document nested too deeply", line_offset + 1) from None
+    finally:
+        loader.dispose()
