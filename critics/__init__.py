@@ -1,0 +1,1 @@
+"""efficiency-critic: APPROVE or REVISE draft plans that waste GPUs or wall-clock."""

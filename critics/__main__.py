@@ -1,0 +1,5 @@
+import sys
+
+from critics.cli import main
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""Review one plan: parse its §9 block once, analyze each launch, run every rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from critics.launch import analyze
+from critics.rules import DEFAULT_WIDEN_THRESHOLD, RULES, Context, Finding
+from router.config import LadderConfig
+from router.section9 import Plan, PlanError, check_against_ladder, read_plan
+
+
+@dataclass(frozen=True)
+class Review:
+    path: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def verdict(self) -> str:
+        return "REVISE" if any(f.severity == "error" for f in self.findings) else "APPROVE"
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "verdict": self.verdict,
+                "findings": [f.to_json() for f in self.findings]}
+
+
+def review_plan(plan: Plan, config: LadderConfig,
+                widen_threshold: float = DEFAULT_WIDEN_THRESHOLD) -> Review:
+    errors = check_against_ladder(plan, config)
+    if errors:
+        raise errors[0]
+    findings: list[Finding] = []
+    for phase in plan.phases:
+        ctx = Context(phase, analyze(phase.launch, phase.width), config, widen_threshold)
+        for rule in RULES:
+            findings.extend(rule.check(ctx))
+    return Review(plan.path, tuple(findings))
+
+
+def review_file(path: str, config: LadderConfig,
+                widen_threshold: float = DEFAULT_WIDEN_THRESHOLD) -> Review:
+    """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent)."""
+    return review_plan(read_plan(path), config, widen_threshold)
+
+
+__all__ = ["PlanError", "Review", "review_file", "review_plan"]

@@ -1,0 +1,249 @@
+"""The critic's rules. Each is a small class with a stable name, a check, and
+VALID/INVALID example phases beside it that the test suite runs (fixit-style).
+
+Deny rules make a REVISE; warn rules are advisories that never change the
+verdict (conftest's deny/warn split).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import ClassVar
+
+from critics.launch import Launch
+from router.config import ALLOWED_WIDTHS, LadderConfig
+from router.section9 import Phase
+
+DEFAULT_WIDEN_THRESHOLD = 1.0
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    phase: str
+    line: int
+    message: str
+    suggestion: str
+    severity: str = "error"  # "error" makes a REVISE; "warning" is advisory
+
+    def to_json(self) -> dict[str, object]:
+        return {"rule": self.rule, "phase": self.phase, "line": self.line,
+                "message": self.message, "suggestion": self.suggestion,
+                "severity": self.severity}
+
+
+@dataclass(frozen=True)
+class Context:
+    phase: Phase
+    launch: Launch
+    config: LadderConfig
+    widen_threshold: float = DEFAULT_WIDEN_THRESHOLD
+
+
+def hours(value: float) -> str:
+    return f"{value:.1f} h"
+
+
+def wall_clock(gpu_hours: float, before_gpus: int, after_width: int) -> str:
+    """`8.0 h → 1.0 h at width 8`: wall-clock now versus at `after_width`."""
+    return f"{hours(gpu_hours / before_gpus)} → {hours(gpu_hours / after_width)} " \
+           f"at width {after_width}"
+
+
+def allowed_width_at_most(limit: int, ctx: Context) -> int | None:
+    """The largest width the ladder allows for this intent that is <= limit."""
+    intent = ctx.config.intents.get(ctx.phase.intent)
+    minimum = intent.min_width if intent else 1
+    fits = [w for w in ALLOWED_WIDTHS if minimum <= w <= limit]
+    return max(fits) if fits else None
+
+
+def sharded_launch(phase: Phase) -> str:
+    """A work-conserving sharded launch for `phase`, re-sharding at `{width}`."""
+    try:
+        words = shlex.split(phase.launch)
+    except ValueError:
+        words = []
+    simple = bool(words) and not any(ch in phase.launch for ch in ";&|\n`$(")
+    command = phase.launch.strip() if simple else "python your_shard_worker.py"
+    return (f"for i in $(seq 0 $(({{width}}-1))); do CUDA_VISIBLE_DEVICES=$i {command} "
+            f"--num-shards {{width}} --shard-id $i & done; wait")
+
+
+class Rule:
+    name: ClassVar[str]
+    severity: ClassVar[str] = "error"
+    summary: ClassVar[str]
+    # Example phases (the keys of a §9 phase, minus name/intent) and the width
+    # each is judged at; the tests build plans from them.
+    VALID: ClassVar[list[dict[str, object]]]
+    INVALID: ClassVar[list[dict[str, object]]]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        raise NotImplementedError
+
+    def finding(self, ctx: Context, key: str, message: str, suggestion: str) -> Finding:
+        return Finding(self.name, ctx.phase.name, ctx.phase.line_of(key), message, suggestion,
+                       self.severity)
+
+
+class UnshardedWide(Rule):
+    name = "unsharded-wide"
+    summary = ("width > 1 and the launch command does not run work on the GPUs in parallel: "
+               "the extra GPUs idle while one process works")
+    VALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node=8 train.py"},
+        {"width": 4, "gpu_hours": 8, "launch": "vllm serve m --tensor-parallel-size 4"},
+        {"width": 1, "gpu_hours": 0.5, "launch": "python run.py"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "python run.py"},
+        {"width": 4, "gpu_hours": 8, "launch": "CUDA_VISIBLE_DEVICES=0,1,2,3 python x.py"},
+        {"width": 4, "gpu_hours": 8,
+         "launch": "for i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python x.py --shard $i; done"},
+        {"width": 2, "gpu_hours": 4, "launch": "python gen.py --device_map auto"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        phase = ctx.phase
+        if phase.width <= 1 or ctx.launch.parallel:
+            return []
+        axis = phase.shardable_axis
+        how = f"shard {axis.name!r} ({axis.size} shards)" if axis else "shard the work"
+        suggestion = (f"{how} across the GPUs with a work-conserving launch, e.g. "
+                      f"`{sharded_launch(phase)}`: "
+                      f"{wall_clock(phase.gpu_hours, 1, phase.width)}; "
+                      f"or, if nothing shards, downsize to width 1 and free "
+                      f"{phase.width - 1} GPUs")
+        return [self.finding(ctx, "launch",
+                             f"width {phase.width} but {ctx.launch.how}: "
+                             f"{phase.width - 1} of {phase.width} GPUs idle", suggestion)]
+
+
+class UnderSaturated(Rule):
+    name = "under-saturated"
+    summary = ("the launch is parallel but over fewer GPUs than the width, or the shardable "
+               "axis has fewer shards than the width")
+    VALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node 8 train.py",
+         "shardable_axis": {"name": "draw_set", "size": 10}},
+        {"width": 4, "gpu_hours": 8, "launch": "deepspeed train.py"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node=4 train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "python gen.py --num-shards 8",
+         "shardable_axis": {"name": "model", "size": 2}},
+        {"width": 4, "gpu_hours": 8, "launch": "for i in 0 0 1 1; do CUDA_VISIBLE_DEVICES=$i "
+                                               "python x.py & done; wait"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        phase = ctx.phase
+        if phase.width <= 1 or not ctx.launch.parallel:
+            return []
+        limits = []
+        if ctx.launch.gpus is not None and ctx.launch.gpus < phase.width:
+            busy = ctx.launch.gpus
+            limits.append((busy, f"the launch keeps {busy} of {phase.width} GPUs busy "
+                                 f"({ctx.launch.how})", "launch"))
+        axis = phase.shardable_axis
+        if axis is not None and axis.size < phase.width:
+            limits.append((axis.size, f"shardable axis {axis.name!r} has {axis.size} shards for "
+                                      f"{phase.width} GPUs", "shardable_axis"))
+        if not limits:
+            return []
+        busy, message, key = min(limits, key=lambda item: item[0])
+        idle = phase.width - busy
+        downsize = allowed_width_at_most(busy, ctx)
+        options = []
+        if axis is None or axis.size >= phase.width:
+            options.append(f"fill the width with a launch over all {phase.width} GPUs "
+                           f"({wall_clock(phase.gpu_hours, busy, phase.width)})")
+        if downsize is not None and downsize < phase.width:
+            options.append(f"downsize to width {downsize} and release "
+                           f"{phase.width - downsize} GPUs "
+                           f"({hours(phase.gpu_hours / busy)} → "
+                           f"{hours(phase.gpu_hours / min(busy, downsize))} at width {downsize})")
+        suggestion = "; or ".join(options) or f"shard the work over all {phase.width} GPUs"
+        return [self.finding(ctx, key, f"{message}: {idle} GPUs idle", suggestion)]
+
+
+class NeedlesslyNarrow(Rule):
+    name = "needlessly-narrow"
+    summary = ("width 1 although the phase declares a shardable axis of size >= 2 and enough "
+               "GPU-hours to be worth widening: wall-clock is the scarce resource")
+    VALID: ClassVar = [
+        {"width": 1, "gpu_hours": 0.5, "launch": "python x.py",
+         "shardable_axis": {"name": "prefix", "size": 600}},
+        {"width": 1, "gpu_hours": 12, "launch": "python train.py"},
+        {"width": 1, "gpu_hours": 6, "launch": "python x.py",
+         "shardable_axis": {"name": "model", "size": 1}},
+    ]
+    INVALID: ClassVar = [
+        {"width": 1, "gpu_hours": 8, "launch": "python gen.py",
+         "shardable_axis": {"name": "draw_set", "size": 10}},
+        {"width": 1, "gpu_hours": 1.0, "launch": "python gen.py",
+         "shardable_axis": {"name": "model", "size": 2}},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        phase = ctx.phase
+        axis = phase.shardable_axis
+        if phase.width != 1 or axis is None or axis.size < 2 or \
+                phase.gpu_hours < ctx.widen_threshold:
+            return []
+        target = allowed_width_at_most(min(axis.size, max(ALLOWED_WIDTHS)), ctx)
+        if target is None or target <= 1:
+            return []
+        return [self.finding(
+            ctx, "width",
+            f"width 1 but {axis.name!r} shards {axis.size} ways and the phase is "
+            f"{phase.gpu_hours:g} GPU-hours: it runs serially on one GPU",
+            f"set width: {target} with a sharded launch, e.g. `{sharded_launch(phase)}`: "
+            f"{wall_clock(phase.gpu_hours, 1, target)}")]
+
+
+class UnwaitedBackground(Rule):
+    name = "unwaited-background"
+    severity = "warning"
+    summary = "background workers started with '&' but never waited for"
+    VALID: ClassVar = [
+        {"width": 2, "gpu_hours": 2,
+         "launch": "for i in 0 1; do CUDA_VISIBLE_DEVICES=$i python x.py & done; wait"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 2, "gpu_hours": 2,
+         "launch": "for i in 0 1; do CUDA_VISIBLE_DEVICES=$i python x.py & done"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        return [self.finding(ctx, "launch", warning,
+                             "end the launch with `wait` so the job lives as long as its work")
+                for warning in ctx.launch.warnings if "never waited" in warning]
+
+
+class Oversubscribed(Rule):
+    name = "oversubscribed"
+    severity = "warning"
+    summary = "the launch asks for more GPUs than the phase's width provides"
+    VALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node 8 train.py"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 4, "gpu_hours": 8, "launch": "torchrun --nproc_per_node 8 train.py"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        gpus = ctx.launch.gpus
+        if not ctx.launch.parallel or gpus is None or gpus <= ctx.phase.width:
+            return []
+        return [self.finding(ctx, "launch",
+                             f"the launch uses {gpus} GPUs but width is {ctx.phase.width}",
+                             f"set width to {allowed_width_at_most(gpus, ctx)} or write "
+                             "{width} in the launch so it follows the realized width")]
+
+
+RULES: tuple[Rule, ...] = (UnshardedWide(), UnderSaturated(), NeedlesslyNarrow(),
+                           UnwaitedBackground(), Oversubscribed())
+DENY_RULES = tuple(rule.name for rule in RULES if rule.severity == "error")
