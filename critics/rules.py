@@ -41,6 +41,10 @@ class Context:
     widen_threshold: float = DEFAULT_WIDEN_THRESHOLD
 
 
+def gpus(count: int) -> str:
+    return f"{count} GPU" if count == 1 else f"{count} GPUs"
+
+
 def hours(value: float) -> str:
     return f"{value:.1f} h"
 
@@ -115,7 +119,7 @@ class UnshardedWide(Rule):
                       f"`{sharded_launch(phase)}`: "
                       f"{wall_clock(phase.gpu_hours, 1, phase.width)}; "
                       f"or, if nothing shards, downsize to width 1 and free "
-                      f"{phase.width - 1} GPUs")
+                      f"{gpus(phase.width - 1)}")
         return [self.finding(ctx, "launch",
                              f"width {phase.width} but {ctx.launch.how}: "
                              f"{phase.width - 1} of {phase.width} GPUs idle", suggestion)]
@@ -162,11 +166,11 @@ class UnderSaturated(Rule):
                            f"({wall_clock(phase.gpu_hours, busy, phase.width)})")
         if downsize is not None and downsize < phase.width:
             options.append(f"downsize to width {downsize} and release "
-                           f"{phase.width - downsize} GPUs "
+                           f"{gpus(phase.width - downsize)} "
                            f"({hours(phase.gpu_hours / busy)} → "
                            f"{hours(phase.gpu_hours / min(busy, downsize))} at width {downsize})")
         suggestion = "; or ".join(options) or f"shard the work over all {phase.width} GPUs"
-        return [self.finding(ctx, key, f"{message}: {idle} GPUs idle", suggestion)]
+        return [self.finding(ctx, key, f"{message}: {gpus(idle)} idle", suggestion)]
 
 
 class NeedlesslyNarrow(Rule):

@@ -91,7 +91,10 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
     blocks embedded in a larger file. Raises YamlError with a 1-based line."""
     if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise YamlError(f"YAML document larger than {max_bytes} bytes", line_offset + 1)
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as exc:  # the reader rejects control characters up front
+        raise YamlError(f"invalid YAML: {exc}".splitlines()[0], line_offset + 1) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -105,7 +108,7 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
         problem = exc.problem or exc.context or "invalid YAML"
         raise YamlError(f"invalid YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
-        raise YamlError(f"invalid YAML: {exc}", line_offset + 1) from None
+        raise YamlError(f"invalid YAML: {exc}".splitlines()[0], line_offset + 1) from None
     except RecursionError:
         raise YamlError("YAML document nested too deeply", line_offset + 1) from None
     finally:
