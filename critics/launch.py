@@ -336,7 +336,9 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
                 expanded = expand(value, env)
                 env[name] = expanded if expanded is not None else f"?{name}"
         return
-    if head == "wait":
+    if head in ("wait", "kill"):
+        # `wait` joins the workers; `kill %1` / `kill $!` ends a background server
+        # the foreground job was using. Either way nothing is left running.
         state.waited = True
         return
     prog = _program(words)

@@ -220,6 +220,11 @@ class UnwaitedBackground(Rule):
         {"width": 2, "gpu_hours": 2,
          "launch": "for i in 0 1; do CUDA_VISIBLE_DEVICES=$i python x.py & done"},
     ]
+    VALID: ClassVar = [
+        *VALID,
+        {"width": 2, "gpu_hours": 2,
+         "launch": "vllm serve m --tensor-parallel-size 2 & python score.py; kill %1"},
+    ]
 
     def check(self, ctx: Context) -> list[Finding]:
         return [self.finding(ctx, "launch", warning,
