@@ -25,6 +25,7 @@ from critics import shell
 
 MAX_ITERATIONS = 512
 ALL = "*all*"  # device marker: every GPU on the machine
+UNPINNED = 0  # fan-out count: parallel workers that all land on one GPU
 
 
 @dataclass
@@ -286,7 +287,23 @@ def _devices_of(value: str | None, state: _State) -> set[str]:
 _CVD = re.compile(r"CUDA_VISIBLE_DEVICES=(\$\(\(.*?\)\)|\S+)")
 
 
+_PINNED = re.compile(r"CUDA_VISIBLE_DEVICES|--device|--gpu|cuda:")
+
+
 def _fanout(prog: list[str], env: dict[str, str]) -> tuple[str, int | None] | None:
+    found = _fanout_count(prog, env)
+    if found is None:
+        return None
+    # Like unpinned background workers, unpinned fan-out workers share GPU 0:
+    # parallel, but over one GPU.
+    serial = found[1] is not None and found[1] < 2
+    if not serial and not _PINNED.search(" ".join(prog[1:])):
+        return f"{found[0]} workers that are not pinned to distinct GPUs (set "\
+               "CUDA_VISIBLE_DEVICES per worker)", UNPINNED
+    return found
+
+
+def _fanout_count(prog: list[str], env: dict[str, str]) -> tuple[str, int | None] | None:
     base = prog[0].rsplit("/", 1)[-1] if prog else ""
     if base == "xargs":
         procs = _flag(prog, "-P", "--max-procs")
@@ -450,6 +467,7 @@ def _verdict(state: _State) -> Launch:
     counts: list[tuple[str, int | None]] = []
     counts += [(n, c) for n, c in state.launchers if c is None or c >= 2]
     counts += [(n, c) for n, c in state.fanouts if c is None or c >= 2]
+    counts += [(n, 1) for n, c in state.fanouts if c == UNPINNED]
     if state.streams:
         devices = set().union(*(s.devices for s in state.streams), state.foreground.devices)
         if ALL in devices:

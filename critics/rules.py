@@ -96,9 +96,24 @@ class UnshardedWide(Rule):
     name = "unsharded-wide"
     summary = ("width > 1 and the launch command does not run work on the GPUs in parallel: "
                "the extra GPUs idle while one process works")
+    # Every recognised launcher, in a form that keeps the GPUs busy in parallel.
     VALID: ClassVar = [
         {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node=8 train.py"},
+        {"width": 4, "gpu_hours": 8,
+         "launch": "python -m torch.distributed.run --nproc-per-node 4 train.py"},
+        {"width": 4, "gpu_hours": 8, "launch": "accelerate launch --num_processes 4 train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "deepspeed --num_gpus 8 train.py"},
         {"width": 4, "gpu_hours": 8, "launch": "vllm serve m --tensor-parallel-size 4"},
+        {"width": 8, "gpu_hours": 8, "launch": "vllm serve m -tp 2 -pp 2 -dp 2"},
+        {"width": 4, "gpu_hours": 8, "launch": "python -m sglang.launch_server --tp 2 --dp 2"},
+        {"width": 4, "gpu_hours": 8, "launch": "for i in $(seq 0 3); do "
+                                               "CUDA_VISIBLE_DEVICES=$i python x.py & done; wait"},
+        {"width": 4, "gpu_hours": 8,
+         "launch": "seq 0 3 | xargs -P 4 -I{} python x.py --device cuda:{}"},
+        {"width": 4, "gpu_hours": 8,
+         "launch": "parallel -j 4 'CUDA_VISIBLE_DEVICES=$(({%}-1)) python x.py {}' ::: a b c d"},
+        {"width": 4, "gpu_hours": 8, "launch": "srun --ntasks 4 python x.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "python gen.py --num-shards {width}"},
         {"width": 1, "gpu_hours": 0.5, "launch": "python run.py"},
     ]
     INVALID: ClassVar = [
@@ -134,8 +149,18 @@ class UnderSaturated(Rule):
          "shardable_axis": {"name": "draw_set", "size": 10}},
         {"width": 4, "gpu_hours": 8, "launch": "deepspeed train.py"},
     ]
+    # Every recognised launcher, in a form that leaves GPUs idle.
     INVALID: ClassVar = [
         {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node=4 train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "accelerate launch --num-processes=2 train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "deepspeed --num_gpus=4 train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "vllm serve m --tensor-parallel-size 4"},
+        {"width": 8, "gpu_hours": 8, "launch": "python -m sglang.launch_server --tp 2"},
+        {"width": 8, "gpu_hours": 8, "launch": "seq 0 7 | xargs -P 2 -I{} python x.py --gpu {}"},
+        {"width": 8, "gpu_hours": 8,
+         "launch": "parallel -j 16 'CUDA_VISIBLE_DEVICES=$(({%} % 4)) python x.py' ::: $(seq 64)"},
+        {"width": 4, "gpu_hours": 8, "launch": "srun -n 2 python x.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "python gen.py --num-shards 4"},
         {"width": 8, "gpu_hours": 8, "launch": "python gen.py --num-shards 8",
          "shardable_axis": {"name": "model", "size": 2}},
         {"width": 4, "gpu_hours": 8, "launch": "for i in 0 0 1 1; do CUDA_VISIBLE_DEVICES=$i "
