@@ -94,14 +94,21 @@ def _is_section9_heading(text: str) -> bool:
     return stripped.startswith("§9") or stripped.startswith("9.")
 
 
-def find_block(markdown: str, path: str) -> Block:
-    """Locate the §9 YAML block. Raises PlanError if there is none."""
+def block_tokens(markdown: str) -> list[Any]:
+    """Block-level markdown-it tokens; inline parsing is off (only headings and
+    fences matter, and their raw text is enough)."""
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark")
-    # Only block structure matters here; heading text is the raw inline content.
+    md = MarkdownIt("commonmark").enable("table")
     md.core.ruler.disable(["inline", "text_join"])
-    tokens = md.parse(markdown)
+    return md.parse(markdown)
+
+
+def find_block(markdown: str, path: str, tokens: list[Any] | None = None) -> Block:
+    """Locate the §9 YAML block. Raises PlanError if there is none. Pass
+    `tokens` from `block_tokens` when the caller has parsed the file already."""
+    if tokens is None:
+        tokens = block_tokens(markdown)
     section_level: int | None = None
     section_line = 0
     for i, token in enumerate(tokens):
@@ -171,9 +178,9 @@ def _phase(path: str, located: yamlsafe.Located, index: int, raw: Any) -> Phase:
                  line=located.line_of(at) or 0, key_lines=key_lines)
 
 
-def parse_plan(markdown: str, path: str) -> Plan:
+def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Plan:
     """Find, load and schema-check a plan's §9 block. Raises PlanError."""
-    block = find_block(markdown, path)
+    block = find_block(markdown, path, tokens)
     try:
         located = yamlsafe.load(block.text, line_offset=block.line_offset,
                                 max_bytes=MAX_BLOCK_BYTES, max_nodes=MAX_BLOCK_NODES)

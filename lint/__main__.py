@@ -1,0 +1,5 @@
+import sys
+
+from lint.cli import main
+
+sys.exit(main())

@@ -1,0 +1,236 @@
+"""Collect files, read each once, parse each once, run the selected rules."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lint import suppress
+from lint.findings import Finding
+from lint.workspace import SKIP_DIRS, Workspace
+
+MAX_BYTES = 20_000_000
+PARALLEL_MIN_FILES = 48  # below this, process start-up costs more than it saves
+MARKDOWN_RULES = {"ladder-drift", "stale-claim", "critic-drift", "plan-block"}
+
+
+@dataclass
+class Target:
+    path: Path
+    display: str
+    kinds: set[str] = field(default_factory=set)  # markdown, plan, critic, python
+
+
+def _walk(root: Path, ws: Workspace) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            yield Path(dirpath) / name
+
+
+def _classify(path: Path, ws: Workspace) -> set[str]:
+    rel = ws.rel(path)
+    kinds: set[str] = set()
+    if path.suffix == ".py":
+        kinds.add("python")
+    elif path.suffix.lower() in (".md", ".markdown"):
+        kinds.add("markdown")
+        parts = rel.split("/")
+        if ws.matches(rel, ws.plans) or "plans" in parts[:-1]:
+            kinds.add("plan")
+        if ws.matches(rel, ws.critic_guidance) or path.name == "efficiency-critic.md":
+            kinds.add("critic")
+    return kinds
+
+
+def collect_paths(paths: list[str], ws: Workspace) -> tuple[list[Target], list[Finding]]:
+    targets: dict[Path, Target] = {}
+    problems = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = [f for f in _walk(path, ws) if not ws.excluded(ws.rel(f))]
+        elif path.exists():
+            files = [path]
+        else:
+            problems.append(Finding(raw, 1, 1, "file-error", "no such file or directory"))
+            continue
+        for file in files:
+            kinds = _classify(file, ws)
+            if kinds:
+                targets.setdefault(file, Target(file, file.as_posix(), kinds))
+    return list(targets.values()), problems
+
+
+def collect_workspace(ws: Workspace) -> tuple[list[Target], list[Finding]]:
+    targets: dict[Path, Target] = {}
+    problems = []
+
+    def add(path: Path, *kinds: str) -> None:
+        target = targets.setdefault(path, Target(path, ws.rel(path)))
+        target.kinds.update(kinds)
+
+    for key, kinds in (("surfaces", ("markdown",)), ("critic_guidance", ("markdown", "critic"))):
+        explicit = key in ws.configured
+        for pattern in getattr(ws, key):
+            is_glob = any(c in pattern for c in "*?[")
+            for path in sorted(ws.root.glob(pattern)) if is_glob else [ws.root / pattern]:
+                if path.is_file():
+                    add(path, *kinds)
+                elif explicit and not is_glob:
+                    problems.append(Finding(pattern, 1, 1, "file-error",
+                                            f"{key} entry does not exist"))
+    for pattern in ws.plans:
+        for path in sorted(ws.root.glob(pattern)):
+            if path.is_file() and not ws.excluded(ws.rel(path)):
+                add(path, "markdown", "plan")
+    for path in _walk(ws.root, ws):
+        rel = ws.rel(path)
+        if path.suffix == ".py" and ws.matches(rel, ws.python) and not ws.excluded(rel):
+            add(path, "python")
+    return list(targets.values()), problems
+
+
+def read_text(target: Target) -> tuple[str | None, Finding | None]:
+    """The file's text, or a file-error finding (unreadable, binary, not UTF-8, huge)."""
+    try:
+        with open(target.path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return None, Finding(target.display, 1, 1, "file-error",
+                             f"cannot read file: {exc.strerror or exc}")
+    if len(raw) > MAX_BYTES:
+        return None, Finding(target.display, 1, 1, "file-error",
+                             f"file larger than {MAX_BYTES // 1_000_000} MB; not linted")
+    if b"\0" in raw[:8192]:
+        return None, Finding(target.display, 1, 1, "file-error", "binary file; not linted")
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        return None, Finding(target.display, line, 1, "file-error",
+                             "file is not valid UTF-8; not linted")
+
+
+class Linter:
+    def __init__(self, ws: Workspace, selected: set[str], fix: bool = False) -> None:
+        self.ws = ws
+        self.selected = selected
+        self.fix = fix
+        self._config = None
+        self._claims = None
+        self.fixed: list[str] = []
+
+    @property
+    def config(self):
+        if self._config is None:
+            from router import config
+
+            self._config = config.load(self.ws.ladder)
+        return self._config
+
+    @property
+    def claims(self):
+        if self._claims is None:
+            from lint.rules import stale_claim
+
+            self._claims = stale_claim.load()
+            if self.ws.stale_claims is not None:
+                self._claims += stale_claim.load(self.ws.stale_claims)
+        return self._claims
+
+    def markdown(self, target: Target, text: str) -> list[Finding]:
+        from lint import document
+
+        doc = document.parse(target.display, text)
+        if self.fix and "ladder-drift" in self.selected and "<!--" in text:
+            text = self._fix_regions(target, doc, text)
+            if text != doc.text:
+                doc = document.parse(target.display, text)
+        findings: list[Finding] = []
+        if "ladder-drift" in self.selected:
+            from lint.rules import ladder_drift
+
+            findings += ladder_drift.check(doc, self.config)
+        if "stale-claim" in self.selected:
+            from lint.rules import stale_claim
+
+            findings += stale_claim.check(doc, self.claims)
+        if "critic" in target.kinds and "critic-drift" in self.selected:
+            from lint.rules import critic_drift
+
+            findings += critic_drift.check(doc)
+        if "plan" in target.kinds and "plan-block" in self.selected:
+            from lint.rules import plan_block
+
+            findings += plan_block.check(doc, self.config)
+        return suppress.apply(target.display, findings,
+                              suppress.markdown(doc.lines, doc.code_lines), self.selected)
+
+    def _fix_regions(self, target: Target, doc, text: str) -> str:
+        from lint import generated
+
+        fixed = generated.fix(text, self.config, doc.code_lines)
+        if fixed != text:
+            directory = target.path.parent
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.path.name}.")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                    handle.write(fixed)
+                os.chmod(tmp, target.path.stat().st_mode & 0o7777)
+                os.replace(tmp, target.path)  # atomic: never a half-written surface
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+            self.fixed.append(target.display)
+        return fixed
+
+    def python(self, items: list[tuple[Target, str]]) -> list[Finding]:
+        from lint.rules import dollar_cap
+
+        if "dollar-cap" not in self.selected:
+            return []
+        candidates = [(t, text) for t, text in items if dollar_cap.PREFILTER.search(text)]
+        jobs = [(t.display, text) for t, text in candidates]
+        if len(jobs) >= PARALLEL_MIN_FILES and (os.cpu_count() or 1) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
+                results = list(pool.map(_check_python, jobs, chunksize=16))
+        else:
+            results = [_check_python(job) for job in jobs]
+        findings: list[Finding] = []
+        for (target, text), found in zip(candidates, results, strict=True):
+            findings += suppress.apply(target.display, found,
+                                       suppress.python(text), self.selected)
+        return findings
+
+    def run(self, targets: list[Target]) -> list[Finding]:
+        findings: list[Finding] = []
+        python_items: list[tuple[Target, str]] = []
+        needs_markdown = bool(self.selected & MARKDOWN_RULES)
+        for target in targets:
+            if "python" in target.kinds and "dollar-cap" not in self.selected:
+                continue
+            if "markdown" in target.kinds and not needs_markdown:
+                continue
+            text, problem = read_text(target)
+            if problem:
+                findings.append(problem)
+                continue
+            assert text is not None
+            if "python" in target.kinds:
+                python_items.append((target, text))
+            else:
+                findings += self.markdown(target, text)
+        findings += self.python(python_items)
+        return sorted(findings)
+
+
+def _check_python(job: tuple[str, str]) -> list[Finding]:
+    from lint.rules import dollar_cap
+
+    return dollar_cap.check(*job)

@@ -1,0 +1,92 @@
+"""The workspace: what to lint when no PATH is given, read from pyproject.toml's
+[tool.workflow-lint] table (all keys optional)."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_SURFACES = ("CLAUDE.md", ".claude/agents/planner.md",
+                    ".claude/agents/efficiency-critic.md",
+                    ".claude/rules/compute-backend-failover.md")
+DEFAULT_CRITIC = (".claude/agents/efficiency-critic.md",)
+DEFAULT_PLANS = ("plans/**/*.md", "plans/*.md")
+DEFAULT_PYTHON = ("**/*.py",)
+SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist",
+             ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
+KEYS = {"ladder", "surfaces", "critic_guidance", "plans", "python", "exclude", "stale_claims"}
+
+
+class WorkspaceError(ValueError):
+    pass
+
+
+@dataclass
+class Workspace:
+    root: Path
+    ladder: Path | None = None
+    surfaces: tuple[str, ...] = DEFAULT_SURFACES
+    critic_guidance: tuple[str, ...] = DEFAULT_CRITIC
+    plans: tuple[str, ...] = DEFAULT_PLANS
+    python: tuple[str, ...] = DEFAULT_PYTHON
+    exclude: tuple[str, ...] = ()
+    stale_claims: Path | None = None
+    configured: set[str] = field(default_factory=set)
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def matches(self, rel: str, patterns: tuple[str, ...]) -> bool:
+        # fnmatch's "*" crosses "/", so "**/x" is "x at any depth" once the
+        # leading "**/" may also match nothing.
+        return any(fnmatch.fnmatchcase(rel, p) or rel == p or
+                   (p.startswith("**/") and fnmatch.fnmatchcase(rel, p[3:])) for p in patterns)
+
+    def excluded(self, rel: str) -> bool:
+        parts = rel.split("/")
+        return bool(set(parts[:-1]) & SKIP_DIRS) or self.matches(rel, self.exclude)
+
+
+def _strings(table: dict, key: str, source: Path) -> tuple[str, ...]:
+    value = table[key]
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{source}: [tool.workflow-lint] {key} must be a list of strings")
+    return tuple(value)
+
+
+def load(root: Path) -> Workspace:
+    """Read root/pyproject.toml; a missing file or table means all defaults."""
+    ws = Workspace(root=root)
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return ws
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise WorkspaceError(f"{pyproject}: cannot read: {exc}") from None
+    table = data.get("tool", {}).get("workflow-lint")
+    if table is None:
+        return ws
+    if not isinstance(table, dict):
+        raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] must be a table")
+    for key in table:
+        if key not in KEYS:
+            raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] unknown key {key!r} "
+                                 f"(allowed: {', '.join(sorted(KEYS))})")
+    ws.configured = set(table)
+    for key in ("surfaces", "critic_guidance", "plans", "python", "exclude"):
+        if key in table:
+            setattr(ws, key, _strings(table, key, pyproject))
+    for key in ("ladder", "stale_claims"):
+        if key in table:
+            if not isinstance(table[key], str):
+                raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] {key} must be a path")
+            setattr(ws, key, root / table[key])
+    return ws
