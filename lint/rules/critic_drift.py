@@ -73,3 +73,18 @@ def check(doc: Document) -> list[Finding]:
             findings.append(Finding(doc.path, 1, 1, NAME,
                                     f"the critic guidance never states the '{name}' rule"))
     return findings
+
+
+_ALL_RULES = ("## REVISE when\n\n- **unsharded-wide**, **under-saturated**, **needlessly-narrow** "
+              "(at least 1 GPU-hour).\n\n## Warn\n\n- **unwaited-background**, "
+              "**oversubscribed**.\n")
+VALID = [
+    _ALL_RULES,
+    _ALL_RULES + "\nAn unsharded wide plan is never acceptable.\n",
+]
+INVALID = [
+    _ALL_RULES + "\nAn unsharded wide plan is fine when the deadline is close.\n",
+    _ALL_RULES.replace("**needlessly-narrow** ", ""),
+    _ALL_RULES.replace("at least 1 GPU-hour", "at least 4 GPU-hours"),
+    _ALL_RULES + "\n## REVISE also when\n\n- **oversubscribed**.\n",
+]

@@ -39,3 +39,27 @@ def check(doc: Document, config: LadderConfig) -> list[Finding]:
             findings.append(Finding(doc.path, unit.line_at(drift.offset),
                                     _col(unit.text, drift.offset), NAME, drift.message))
     return findings
+
+
+# Examples run as tests (tests/test_lint_rules.py): each VALID document lints
+# clean, each INVALID one yields exactly one ladder-drift finding.
+VALID = [
+    "The router walks GCP → SLURM → RunPod.",
+    "Wide first: 8×, then 4×, 2×, 1× on capacity misses.",
+    "After the 1× GCP rungs come the SLURM lanes, then RunPod, the last rung.",
+    "Short jobs (under 4 h) lead with SPOT; long jobs lead with FLEX_START.",
+    "`a3-highgpu-8g` is FLEX_START/SPOT-only.",
+    "RunPod is used only after GCP and SLURM are exhausted.",
+    "WebGPU runs 8x faster than WebGL, then 2x again with shaders.",
+    "```text\nRunPod → GCP\n```",
+    "| step | backend |\n| --- | --- |\n| 1 | GCP → SLURM → RunPod |",
+]
+INVALID = [
+    "Try RunPod → GCP → SLURM.",
+    "Degrade 1× → 2× → 4× → 8×.",
+    "`a3-highgpu-8g` is SPOT-only.",
+    "Short jobs lead with FLEX_START.",
+    "SLURM is the last rung.",
+    "| step | backend |\n| --- | --- |\n| 1 | SLURM → GCP |",
+    "<!-- workflow-lint:generated ladder-order -->\n1. stale\n<!-- workflow-lint:end -->",
+]

@@ -64,3 +64,14 @@ def check(doc: Document, claims: list[StaleClaim]) -> list[Finding]:
                                             f"{claim.message} [{claim.id}]"))
                     break
     return findings
+
+
+VALID = [
+    "8× rungs are part of the auto ladder: the router goes wide when work shards.",
+    "```text\n8× rungs are explicit-intent-only, NOT in the auto-ladder\n```",
+]
+INVALID = [
+    "The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).",
+    "a2-ultragpu-8g stays excluded from the auto ladder.",
+    "8x machine rungs are opt-in.",
+]

@@ -1,0 +1,95 @@
+"""Real-world CLAUDE.md and rules-file shapes: no crash, no false positive."""
+
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lint import document
+from lint.engine import Linter, Target
+from lint.rules import RULES, critic_drift, dollar_cap, ladder_drift, plan_block, stale_claim
+from lint.workspace import Workspace
+from router import config
+
+CFG = config.load()
+CLAIMS = stale_claim.load()
+
+FRONT_MATTERS = [
+    "---\npaths:\n  - \"src/**/*.py\"\n  - \"plans/**\"\n---\n",
+    "---\npaths: [\"src/**\", \"docs/**\"]\n---\n",
+    "---\ndescription: GCP → SLURM → RunPod notes\nglobs: \"**/*.md\"\nalwaysApply: false\n---\n",
+    "+++\ntitle = \"rules\"\n+++\n",
+    "",
+]
+BODY = ("# Compute\n\nThe router walks GCP → SLURM → RunPod.\n\n"
+        "```markdown\n---\npaths: [x]\n---\n# Heading inside a fence\nRunPod → GCP\n---\n```\n\n"
+        "~~~\nSLURM is the last rung.\n~~~\n\n"
+        "    indented code: RunPod first\n\n"
+        "Our renderer uses WebGPU; the GPU path is 8x faster, then 2x more with caching.\n"
+        "A100 and H100 GPUs both work. Spot checks happen weekly.\n")
+
+
+@pytest.mark.parametrize("front", FRONT_MATTERS, ids=["paths-list", "paths-inline",
+                                                      "description-globs", "toml", "none"])
+def test_front_matter_and_fences_are_not_prose(front: str) -> None:
+    doc = document.parse("CLAUDE.md", front + BODY)
+    assert ladder_drift.check(doc, CFG) == []
+    assert stale_claim.check(doc, CLAIMS) == []
+
+
+def test_front_matter_lines_are_blank_for_line_numbers() -> None:
+    doc = document.parse("r.md", FRONT_MATTERS[0] + "\nSLURM is the last rung.\n")
+    assert [f.line for f in ladder_drift.check(doc, CFG)] == [7]
+
+
+def test_huge_file_is_linted_without_trouble() -> None:
+    paragraph = "GCP first, then SLURM, then RunPod, the last rung. " * 20 + "\n\n"
+    doc = document.parse("big.md", "# Big\n\n" + paragraph * 2000)
+    assert ladder_drift.check(doc, CFG) == []
+
+
+def test_unterminated_front_matter_is_prose() -> None:
+    doc = document.parse("x.md", "---\nRunPod → GCP\n")
+    assert len(ladder_drift.check(doc, CFG)) == 1
+
+
+MARKDOWN_ALPHABET = string.printable + "§→×—…“”"
+MARKDOWN_PIECES = st.lists(st.sampled_from([
+    "# ", "## §9 Compute\n", "```yaml\n", "```\n", "---\n", "phases:\n", "  - name: a\n",
+    "intent: capture-7b\n", "width: 8\n", "GCP → SLURM → RunPod", "RunPod → GCP", "8× → 1×",
+    "short jobs lead with ", "SPOT", "FLEX_START", "a3-highgpu-8g is ", "-only", "| a | b |\n",
+    "|---|---|\n", "<!-- workflow-lint: ignore[ladder-drift] -->", "<!-- workflow-lint:generated "
+    "ladder-order -->\n", "<!-- workflow-lint:end -->\n", "\n", " ", "&", "*", "`", "> ",
+    "1. ", "- ", "**unsharded-wide**", "## REVISE\n", "at least 3 GPU-hours"]), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(alphabet=MARKDOWN_ALPHABET, max_size=400),
+                 MARKDOWN_PIECES.map("".join)))
+def test_arbitrary_markdown_never_raises(text: str) -> None:
+    linter = Linter(Workspace(root=Path(".")), set(RULES))
+    linter._config = CFG
+    doc = document.parse("fuzz.md", text)
+    ladder_drift.check(doc, CFG)
+    stale_claim.check(doc, CLAIMS)
+    critic_drift.check(doc)
+    plan_block.check(doc, CFG)
+    linter.markdown(Target(Path("fuzz.md"), "fuzz.md",
+                           {"markdown", "plan", "critic"}), text)
+
+
+PYTHON_PIECES = st.lists(st.sampled_from([
+    "MAX_COST_USD = 5\n", "def f(spend_cap=1):\n", "    pass\n", "if cost > 3:\n", "    x()\n",
+    "class C:\n", "    budget_usd: float = 1\n", "{'cost_limit': 1}\n", "os.environ['X']\n",
+    "(", ")", ":", "\n", "    ", "'", '"""', "# workflow-lint: ignore[dollar-cap]\n",
+    "lambda: cost\n", "assert spent < 1\n", "return cost >= LIMIT\n", "b'cost'\n"]),
+    max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=300), PYTHON_PIECES.map("".join)))
+def test_arbitrary_python_never_raises(text: str) -> None:
+    for finding in dollar_cap.check("fuzz.py", "cost = 1\n" + text):
+        assert finding.rule in ("dollar-cap", "file-error") and finding.line >= 1
