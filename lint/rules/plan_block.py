@@ -32,6 +32,6 @@ INVALID = [
     "```\n",
     "# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n  - {name: g, intent: eval-70b, width: 1, "
     "gpu_hours: 1, launch: x}\n```\n",
-    f"# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n{_PHASE.replace('launch: x', 'launch: x, gpus: 8')}"
-    "```\n",
+    "# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n"
+    f"{_PHASE.replace('launch: x', 'launch: x, gpus: 8')}```\n",
 ]
