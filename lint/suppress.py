@@ -17,6 +17,7 @@ from lint.findings import Finding
 NAME = "unused-suppression"
 _MARKER = re.compile(r"workflow-lint:\s*ignore(?:\[([^\]]*)\])?")
 _MD_COMMENT = re.compile(r"<!--(.*?)-->")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+\1")  # a comment shown in `code` is not one
 
 
 @dataclass
@@ -33,8 +34,11 @@ def _scan(lines: list[str], comment: re.Pattern[str] | None, skip: set[int],
     for number, line in enumerate(lines, 1):
         if number in skip or "workflow-lint" not in line:
             continue
-        bodies = [m.group(1) for m in comment.finditer(line)] if comment else \
-            [line[line.index("#"):]] if "#" in line else []
+        if comment:
+            line = _CODE_SPAN.sub("", line)
+            bodies = [m.group(1) for m in comment.finditer(line)]
+        else:
+            bodies = [line[line.index("#"):]] if "#" in line else []
         for body in bodies:
             for m in _MARKER.finditer(body):
                 rules = tuple(r.strip() for r in (m.group(1) or "").split(",") if r.strip())

@@ -16,5 +16,6 @@ def test_main_job_command_runs_on_the_example_workspace() -> None:
     result = subprocess.run(["bash", "-c", main_job], cwd=ROOT, capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 1, result.stderr  # the draft plan earns its REVISE
+    assert result.stdout.startswith("All checks passed")  # workflow-lint: clean
     assert "a2-ultragpu-8g" in result.stdout
     assert "3 plans, 2 APPROVE, 1 REVISE" in result.stdout
