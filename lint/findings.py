@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 RULE_DOCS = {
@@ -52,6 +51,8 @@ def render_text(findings: list[Finding], files: int) -> str:
 
 
 def render_json(findings: list[Finding]) -> str:
+    import json
+
     return json.dumps([f.to_json() for f in findings], indent=2)
 
 
@@ -73,6 +74,8 @@ def render_github(findings: list[Finding]) -> str:
 
 
 def render_sarif(findings: list[Finding], version: str) -> str:
+    import json
+
     rules = sorted(RULE_DOCS)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

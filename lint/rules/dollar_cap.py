@@ -22,6 +22,8 @@ from lint.findings import Finding
 
 NAME = "dollar-cap"
 PREFILTER = re.compile(r"usd|dollar|spend|spent|cost|price|budget|cents", re.I)
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*")
+_GATE_LINE = re.compile(r"^[ \t]*(?:if|elif|while|assert|return)\b[^\n]*[<>][^\n]*", re.M)
 MONEY = {"usd", "dollar", "dollars", "spend", "spending", "spent", "cost", "costs", "price",
          "prices", "cents", "money", "eur"}
 CAP = {"cap", "caps", "capped", "max", "maximum", "limit", "limits", "ceiling", "budget",
@@ -70,6 +72,22 @@ def is_dollar_cap_name(name: str) -> bool:
         return True
     # "max_budget_per_task": a budget with another cap word is a spend budget.
     return "budget" in words and bool(words & (CAP - {"budget"}))
+
+
+def needs_parse(text: str) -> bool:
+    """Cheap, exact-enough prefilter: can this file hold a finding at all?
+
+    A finding needs either an identifier (or string) that is a dollar-cap
+    name, or a gating line (`if`/`while`/`assert`/`return` with `<`/`>`) that
+    mentions money. Most files that mention cost at all (estimates, reports)
+    have neither and are never parsed. Both scans run in the regex engine;
+    Python only looks at each distinct money word once."""
+    if not PREFILTER.search(text):
+        return False
+    for word in set(_IDENTIFIER.findall(text)):
+        if PREFILTER.search(word) and is_dollar_cap_name(word):
+            return True
+    return any(PREFILTER.search(line) for line in _GATE_LINE.findall(text))
 
 
 def is_money_name(name: str) -> bool:
@@ -204,11 +222,29 @@ def _is_threshold(node: Any) -> bool:
 _COLLECTOR: type | None = None
 
 
+def _syntax_only(path: str, text: str) -> list[Finding]:
+    """A file that cannot hold a finding still gets its syntax checked, with the
+    stdlib parser (a few times faster than libcst)."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. invalid escape sequences
+            ast.parse(text, path)
+    except SyntaxError as exc:
+        return [Finding(path, exc.lineno or 1, exc.offset or 1, "file-error",
+                        f"Python syntax error: {exc.msg}")]
+    except (RecursionError, MemoryError, ValueError):
+        return [Finding(path, 1, 1, "file-error", "Python file could not be parsed")]
+    return []
+
+
 def check(path: str, text: str) -> list[Finding]:
     """Findings for one Python file; a syntax error is one finding, not a crash."""
     global _COLLECTOR
-    if not PREFILTER.search(text):
-        return []
+    if not needs_parse(text):
+        return _syntax_only(path, text)
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
