@@ -56,6 +56,28 @@ def build_parser() -> argparse.ArgumentParser:
                       help="expected wall-clock hours at the requested width")
     plan.add_argument("--ladder", metavar="FILE", help="ladder config (default: packaged)")
     plan.add_argument("--format", choices=("text", "json"), default="text")
+
+    dispatch = sub.add_parser("dispatch", help="walk the ladder for real and launch COMMAND",
+                              usage="backend-router dispatch --intent I --gpu-count N --hours H "
+                                    "[options] -- COMMAND...")
+    dispatch.add_argument("--intent", required=True)
+    dispatch.add_argument("--gpu-count", required=True, type=_width, metavar="N")
+    dispatch.add_argument("--hours", required=True, type=_hours, metavar="H")
+    dispatch.add_argument("--ladder", metavar="FILE")
+    dispatch.add_argument("--events", metavar="FILE", help="also append events to FILE")
+    dispatch.add_argument("--gcp-project", metavar="P",
+                          help="GCP project (default: $GOOGLE_CLOUD_PROJECT)")
+    dispatch.add_argument("--gcp-endpoint", metavar="URL",
+                          help="Compute Engine endpoint; http://127.0.0.1:PORT is the emulator")
+    dispatch.add_argument("--runpod-endpoint", metavar="URL",
+                          help="RunPod API base URL; http://127.0.0.1:PORT is the emulator")
+    dispatch.add_argument("--dispatch-id", metavar="ID",
+                          help="reuse an id to resume after a crash without duplicating machines")
+    dispatch.add_argument("--slurm-output", metavar="DIR", help="where SLURM job output goes")
+
+    emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
+    emulator.add_argument("--capacity", required=True, metavar="FILE")
+    emulator.add_argument("--port", type=int, default=0, metavar="N")
     return parser
 
 
@@ -63,12 +85,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     from router.config import ConfigError
     from router.planner import RequestError
 
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command: list[str] = []
+    if "--" in argv:
+        split = argv.index("--")
+        argv, command = argv[:split], argv[split + 1:]
     try:
         args = build_parser().parse_args(argv)
         if args.command == "plan":
             from router.plan_cmd import run_plan
 
             return run_plan(args)
+        if args.command == "dispatch":
+            from router.dispatch_cmd import run_dispatch
+
+            return run_dispatch(args, command)
+        if args.command == "emulator":
+            from router.emulator.server import serve
+            from router.emulator.state import CapacityError
+
+            try:
+                return serve(args.capacity, args.port)
+            except (CapacityError, OSError) as exc:
+                raise UsageError(str(exc)) from None
         raise UsageError(f"unknown command {args.command!r}")
     except (UsageError, ConfigError, RequestError) as exc:
         print(f"backend-router: error: {exc}", file=sys.stderr)

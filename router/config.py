@@ -65,6 +65,17 @@ class Intent:
 
 
 @dataclass(frozen=True)
+class GcpSettings:
+    boot_image: str = ("projects/deeplearning-platform-release/global/images/family/"
+                       "common-cu124-debian-11-py310")
+    network: str = "global/networks/default"
+    boot_disk_gb: int = 200
+    flex_start_margin_hours: float = 1.0
+    request_timeout_seconds: float = 30.0
+    operation_timeout_seconds: float = 600.0
+
+
+@dataclass(frozen=True)
 class LadderConfig:
     source: str
     short_threshold_hours: float
@@ -76,6 +87,7 @@ class LadderConfig:
     runpod_cloud_type: str
     runpod_gpu_types: tuple[str, ...]
     intents: dict[str, Intent]
+    gcp: GcpSettings = GcpSettings()
 
     def intent(self, name: str) -> Intent:
         return self.intents[name]
@@ -232,7 +244,7 @@ def parse(text: str, source: str) -> LadderConfig:
     r = _Reader(source, located)
     top = r.mapping(located.data, (), {
         "version", "short_threshold_hours", "flex_start_max_run_hours", "gcp_attempt_cap_per_day",
-        "families", "slurm_lanes", "runpod", "intents"}, {"ledger_path"})
+        "families", "slurm_lanes", "runpod", "intents"}, {"ledger_path", "gcp"})
     if top["version"] != 1:
         raise r.fail(("version",), f"version: unsupported ladder config version {top['version']!r}"
                                    " (expected 1)")
@@ -245,6 +257,16 @@ def parse(text: str, source: str) -> LadderConfig:
     families = _families(r, top["families"])
     lanes = _lanes(r, top["slurm_lanes"])
     ledger = top.get("ledger_path")
+    gcp = GcpSettings()
+    if "gcp" in top:
+        raw = r.mapping(top["gcp"], ("gcp",), set(), set(GcpSettings.__dataclass_fields__))
+        values = {}
+        for key, value in raw.items():
+            if key in ("boot_image", "network"):
+                values[key] = r.string(value, ("gcp", key))
+            else:
+                values[key] = r.number(value, ("gcp", key), integer=key == "boot_disk_gb")
+        gcp = GcpSettings(**values)
     return LadderConfig(
         source=source,
         short_threshold_hours=r.number(top["short_threshold_hours"], ("short_threshold_hours",)),
@@ -258,6 +280,7 @@ def parse(text: str, source: str) -> LadderConfig:
         runpod_cloud_type=cloud_type,
         runpod_gpu_types=runpod_types,
         intents=_intents(r, top["intents"], families, lanes, runpod_types),
+        gcp=gcp,
     )
 
 

@@ -1,0 +1,1 @@
+"""Backends the dispatcher walks: GCP, SLURM, RunPod. Each imports its SDK lazily."""

@@ -1,0 +1,407 @@
+"""GCP through google-cloud-compute (REST transport).
+
+Time to capacity is the point: a rung's zones are tried concurrently, so a
+rung costs about one API round trip however many zones are dry. Safety is the
+other point: at most one instance survives a dispatch. Every instance created
+beyond the winner is deleted, and the deletion is confirmed by a 404.
+
+Idempotency: instance names derive from the dispatch id and the rung, every
+insert carries a deterministic requestId, and a rerun of a dispatch id first
+looks for the machines that dispatch already made.
+
+The polling trap: `insert(...).result()` polls the real Google endpoint
+whatever `client_options` says, and returns None for an operation that
+finished with `error.errors` but no HTTP status. So operations are polled with
+a ZoneOperationsClient built on the same endpoint and credentials, and their
+errors are read directly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from router.backends.base import DispatchError, RungResult, Workload
+from router.config import LadderConfig
+from router.events import EventLog
+from router.planner import Rung
+
+CAPACITY_CODES = ("ZONE_RESOURCE_POOL_EXHAUSTED", "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS",
+                  "insufficientCapacity", "UNSUPPORTED_OPERATION", "STOCKOUT",
+                  "does not have enough resources")
+QUOTA_CODES = ("QUOTA_EXCEEDED", "quotaExceeded")
+RATE_CODES = ("RESOURCE_OPERATION_RATE_EXCEEDED", "rateLimitExceeded", "userRateLimitExceeded")
+MAX_RETRIES = 5
+NAMESPACE = uuid.UUID("6f1c3c5e-7d2a-4f0e-9a55-3b1c2d4e5f60")
+DISPATCH_LABEL = "wl-dispatch"
+
+
+@dataclass
+class ZoneOutcome:
+    zone: str
+    outcome: str  # launched | capacity-miss | quota-miss | error
+    name: str
+    detail: str = ""
+    all_regions: bool = False
+    created: bool = False  # an instance exists that we must keep or delete
+
+
+def region_of(zone: str) -> str:
+    return zone.rsplit("-", 1)[0]
+
+
+def instance_name(dispatch_id: str, rung: Rung, zone: str) -> str:
+    family = (rung.machine_type or "x").split("-", 1)[0]
+    model = {"SPOT": "spot", "FLEX_START": "flex", "STANDARD": "std"}[rung.provisioning or ""]
+    digest = hashlib.sha1(zone.encode()).hexdigest()[:6]
+    return f"wl-{dispatch_id}-{family}-{rung.width}x-{model}-{digest}"
+
+
+def request_id(name: str, zone: str, action: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{name}/{zone}/{action}"))
+
+
+def classify(text: str, status: int | None) -> str:
+    """capacity | quota | quota-all | rate | transient | error."""
+    if any(code in text for code in CAPACITY_CODES):
+        return "capacity"
+    if any(code in text for code in QUOTA_CODES):
+        return "quota-all" if "GPUS_ALL_REGIONS" in text else "quota"
+    if status == 429 or any(code in text for code in RATE_CODES):
+        return "rate"
+    if status in (500, 502, 503, 504) or status is None:
+        return "transient"
+    return "error"
+
+
+class GcpBackend:
+    def __init__(self, project: str, endpoint: str | None, config: LadderConfig,
+                 events: EventLog, workload: Workload) -> None:
+        self.project = project
+        self.endpoint = endpoint
+        self.config = config
+        self.events = events
+        self.workload = workload
+        self._clients: tuple[Any, Any, Any] | None = None
+        self._quotas: dict[str, dict[str, tuple[float, float]]] = {}
+        self.blocked_regions: dict[tuple[str, str], str] = {}  # (region, metric) -> why
+        self.lock = threading.Lock()
+        self.sleep = time.sleep
+
+    # ---- clients ---------------------------------------------------------------------
+
+    def clients(self) -> tuple[Any, Any, Any]:
+        if self._clients is None:
+            from google.api_core.client_options import ClientOptions
+            from google.cloud.compute_v1.services.instances import InstancesClient
+            from google.cloud.compute_v1.services.regions import RegionsClient
+            from google.cloud.compute_v1.services.zone_operations import ZoneOperationsClient
+
+            kwargs: dict[str, Any] = {"transport": "rest"}
+            if self.endpoint:
+                kwargs["client_options"] = ClientOptions(api_endpoint=self.endpoint)
+                if self.endpoint.startswith("http://127.0.0.1") or \
+                        self.endpoint.startswith("http://localhost"):
+                    from google.auth.credentials import AnonymousCredentials
+
+                    kwargs["credentials"] = AnonymousCredentials()
+            try:
+                self._clients = (InstancesClient(**kwargs), ZoneOperationsClient(**kwargs),
+                                 RegionsClient(**kwargs))
+            except Exception as exc:  # DefaultCredentialsError and friends
+                raise DispatchError(f"GCP credentials: {exc}") from None
+        return self._clients
+
+    # ---- quotas ------------------------------------------------------------------------
+
+    def quota(self, region: str, metric: str) -> tuple[float, float] | None:
+        """(limit, usage) for metric in region, read once per dispatch."""
+        with self.lock:
+            if region not in self._quotas:
+                _, _, regions = self.clients()
+                try:
+                    info = regions.get(project=self.project, region=region,
+                                       timeout=self.config.gcp.request_timeout_seconds)
+                except Exception as exc:
+                    kind = self._classify_exception(exc)
+                    if kind == "error":
+                        raise DispatchError(f"GCP regions.get {region}: {_short(exc)}") from None
+                    return None  # unknown: let the insert find out
+                self._quotas[region] = {q.metric: (q.limit, q.usage) for q in info.quotas}
+            return self._quotas[region].get(metric, (0.0, 0.0))
+
+    # ---- instances ---------------------------------------------------------------------
+
+    def _instance(self, rung: Rung, zone: str, name: str) -> Any:
+        from google.cloud.compute_v1 import types as t
+
+        gcp = self.config.gcp
+        model = rung.provisioning
+        scheduling = t.Scheduling(provisioning_model=model, on_host_maintenance="TERMINATE",
+                                  automatic_restart=model == "STANDARD")
+        reservation = None
+        if model == "SPOT":
+            scheduling.instance_termination_action = "DELETE"
+        elif model == "FLEX_START":
+            hours = min(rung.hours + gcp.flex_start_margin_hours,
+                        self.config.flex_start_max_run_hours)
+            scheduling.max_run_duration = t.Duration(seconds=int(hours * 3600))
+            scheduling.instance_termination_action = "DELETE"
+            reservation = t.ReservationAffinity(consume_reservation_type="NO_RESERVATION")
+        script = self.workload.script_at(rung.width)
+        instance = t.Instance(
+            name=name,
+            machine_type=f"zones/{zone}/machineTypes/{rung.machine_type}",
+            scheduling=scheduling,
+            disks=[t.AttachedDisk(boot=True, auto_delete=True, initialize_params=t.
+                                  AttachedDiskInitializeParams(source_image=gcp.boot_image,
+                                                               disk_size_gb=gcp.boot_disk_gb))],
+            network_interfaces=[t.NetworkInterface(network=gcp.network)],
+            metadata=t.Metadata(items=[t.Items(key="startup-script", value=script),
+                                       t.Items(key="wl-width", value=str(rung.width))]),
+            labels={DISPATCH_LABEL: self.workload.dispatch_id, "wl-width": str(rung.width)},
+        )
+        if reservation is not None:
+            instance.reservation_affinity = reservation
+        return instance
+
+    def _classify_exception(self, exc: BaseException) -> str:
+        status = getattr(exc, "code", None)
+        status = status if isinstance(status, int) else None
+        text = f"{exc} {getattr(exc, 'errors', '')}"
+        if status is None and _is_timeout(exc):
+            return "transient"
+        if status is None and not _is_google(exc):
+            return "transient" if _is_network(exc) else "error"
+        return classify(text, status)
+
+    def _insert_zone(self, rung: Rung, zone: str, stop: threading.Event) -> ZoneOutcome:
+        from google.cloud.compute_v1 import types as t
+
+        instances, operations, _ = self.clients()
+        name = instance_name(self.workload.dispatch_id, rung, zone)
+        request = t.InsertInstanceRequest(project=self.project, zone=zone,
+                                          instance_resource=self._instance(rung, zone, name),
+                                          request_id=request_id(name, zone, "insert"))
+        timeout = self.config.gcp.request_timeout_seconds
+        op = None
+        for attempt in range(MAX_RETRIES + 1):
+            try:
+                op = instances.insert(request=request, timeout=timeout)
+                break
+            except Exception as exc:
+                kind = self._classify_exception(exc)
+                status = getattr(exc, "code", None)
+                if status == 409 or "alreadyExists" in str(exc):
+                    return self._adopt(zone, name)
+                if kind in ("rate", "transient") and attempt < MAX_RETRIES:
+                    self.sleep(min(0.1 * 2 ** attempt, 2.0))
+                    continue
+                if kind == "transient":
+                    # Retries exhausted: the insert may still have landed.
+                    return self._settle_unknown(zone, name, _short(exc))
+                return self._zone_outcome(zone, name, kind, _short(exc))
+        return self._wait(operations, zone, name, op.name, timeout)
+
+    def _wait(self, operations: Any, zone: str, name: str, op_name: str,
+              timeout: float) -> ZoneOutcome:
+        deadline = time.monotonic() + self.config.gcp.operation_timeout_seconds
+        failures = 0
+        while True:
+            try:
+                op = operations.wait(project=self.project, zone=zone, operation=op_name,
+                                     timeout=timeout)
+            except Exception as exc:
+                failures += 1
+                if failures > MAX_RETRIES or self._classify_exception(exc) == "error":
+                    return self._settle_unknown(zone, name, _short(exc))
+                self.sleep(min(0.1 * 2 ** failures, 2.0))
+                continue
+            if _status(op) == "DONE":
+                errors = list(op.error.errors) if op.error else []
+                if not errors:
+                    return ZoneOutcome(zone, "launched", name, created=True)
+                text = " ".join(f"{e.code} {e.message}" for e in errors)
+                kind = classify(text, op.http_error_status_code or None)
+                if kind in ("rate", "transient"):
+                    kind = "capacity"  # a failed create that is not an error of ours
+                return self._zone_outcome(zone, name, kind, text)
+            if time.monotonic() > deadline:
+                return self._settle_unknown(zone, name, "operation did not finish in time")
+
+    def _zone_outcome(self, zone: str, name: str, kind: str, detail: str) -> ZoneOutcome:
+        if kind == "capacity":
+            return ZoneOutcome(zone, "capacity-miss", name, detail)
+        if kind in ("quota", "quota-all"):
+            return ZoneOutcome(zone, "quota-miss", name, detail, all_regions=kind == "quota-all")
+        return ZoneOutcome(zone, "error", name, detail)
+
+    def _settle_unknown(self, zone: str, name: str, detail: str) -> ZoneOutcome:
+        """We could not learn what happened: look. If the machine exists, it is
+        ours to keep or delete; if not, the zone missed."""
+        found = self._get(zone, name)
+        if found is not None:
+            return ZoneOutcome(zone, "launched", name, created=True)
+        return ZoneOutcome(zone, "capacity-miss", name, f"no answer: {detail}")
+
+    def _adopt(self, zone: str, name: str) -> ZoneOutcome:
+        found = self._get(zone, name)
+        if found is not None and found.labels.get(DISPATCH_LABEL) == self.workload.dispatch_id:
+            return ZoneOutcome(zone, "launched", name, "already running (rerun)", created=True)
+        return ZoneOutcome(zone, "error", name, f"instance {name} exists and is not ours")
+
+    def _get(self, zone: str, name: str) -> Any | None:
+        instances, _, _ = self.clients()
+        for attempt in range(MAX_RETRIES + 1):
+            try:
+                return instances.get(project=self.project, zone=zone, instance=name,
+                                     timeout=self.config.gcp.request_timeout_seconds)
+            except Exception as exc:
+                if getattr(exc, "code", None) == 404:
+                    return None
+                if attempt == MAX_RETRIES:
+                    raise DispatchError(f"GCP get {zone}/{name}: {_short(exc)}") from None
+                self.sleep(min(0.1 * 2 ** attempt, 2.0))
+        return None
+
+    def delete_confirmed(self, zone: str, name: str) -> None:
+        """Delete and confirm by a 404; never returns while the machine may live."""
+        from google.cloud.compute_v1 import types as t
+
+        instances, operations, _ = self.clients()
+        timeout = self.config.gcp.request_timeout_seconds
+        deadline = time.monotonic() + self.config.gcp.operation_timeout_seconds
+        attempt = 0
+        while time.monotonic() < deadline:
+            try:
+                op = instances.delete(request=t.DeleteInstanceRequest(
+                    project=self.project, zone=zone, instance=name,
+                    request_id=request_id(name, zone, f"delete-{attempt}")), timeout=timeout)
+                operations.wait(project=self.project, zone=zone, operation=op.name,
+                                timeout=timeout)
+            except Exception as exc:
+                if getattr(exc, "code", None) != 404:
+                    attempt += 1
+                    self.sleep(min(0.1 * 2 ** attempt, 2.0))
+            if self._get(zone, name) is None:
+                self.events.emit("epm:backend-released", backend="gcp", zone=zone,
+                                 instance=name, confirmed=True)
+                return
+            attempt += 1
+        raise DispatchError(f"could not confirm deletion of {zone}/{name}; delete it by hand")
+
+    # ---- a rung ------------------------------------------------------------------------
+
+    def find_existing(self, zones: list[str]) -> list[tuple[str, Any]]:
+        """Machines an earlier run of this dispatch id made (a rerun after a crash)."""
+        instances, _, _ = self.clients()
+        found: list[tuple[str, Any]] = []
+
+        def list_zone(zone: str) -> list[tuple[str, Any]]:
+            try:
+                pager = instances.list(project=self.project, zone=zone,
+                                       filter=f'labels.{DISPATCH_LABEL}="'
+                                              f'{self.workload.dispatch_id}"',
+                                       timeout=self.config.gcp.request_timeout_seconds)
+                return [(zone, i) for i in pager
+                        if i.labels.get(DISPATCH_LABEL) == self.workload.dispatch_id]
+            except Exception as exc:
+                if self._classify_exception(exc) == "error":
+                    raise DispatchError(f"GCP list {zone}: {_short(exc)}") from None
+                return []
+
+        with ThreadPoolExecutor(max_workers=min(16, max(1, len(zones)))) as pool:
+            for result in pool.map(list_zone, zones):
+                found.extend(result)
+        return found
+
+    def try_rung(self, rung: Rung) -> RungResult:
+        metric = rung.quota_metric or ""
+        zones: list[str] = []
+        for region in dict.fromkeys(region_of(z) for z in rung.zones):
+            if (region, metric) in self.blocked_regions:
+                continue
+            quota = self.quota(region, metric)
+            if quota is not None and quota[0] - quota[1] < rung.width:
+                limit, usage = quota
+                self.events.emit("epm:backend-attempt", backend="gcp",
+                                 machine_type=rung.machine_type, provisioning=rung.provisioning,
+                                 zone=None, region=region, width=rung.width,
+                                 outcome="quota-miss", metric=metric, limit=limit, usage=usage)
+                continue
+            zones.extend(z for z in rung.zones if region_of(z) == region)
+        if not zones:
+            return RungResult("quota-miss", detail="no region's quota admits this width")
+        stop = threading.Event()
+        winner: ZoneOutcome | None = None
+        losers: list[ZoneOutcome] = []
+        fatal: ZoneOutcome | None = None
+        all_regions = False
+        with ThreadPoolExecutor(max_workers=min(16, len(zones))) as pool:
+            futures = {pool.submit(self._insert_zone, rung, zone, stop): zone for zone in zones}
+            for future in as_completed(futures):
+                try:
+                    result = future.result()
+                except DispatchError as exc:
+                    result = ZoneOutcome(futures[future], "error", "", str(exc))
+                self.events.emit("epm:backend-attempt", backend="gcp",
+                                 machine_type=rung.machine_type,
+                                 provisioning=rung.provisioning, zone=result.zone,
+                                 width=rung.width, outcome=result.outcome,
+                                 **({"detail": result.detail[:300]} if result.detail else {}))
+                if result.outcome == "launched":
+                    if winner is None and fatal is None:
+                        winner = result
+                        stop.set()
+                    else:
+                        losers.append(result)
+                elif result.outcome == "quota-miss":
+                    self.blocked_regions[(region_of(result.zone), metric)] = result.detail
+                    all_regions = all_regions or result.all_regions
+                elif result.outcome == "error" and fatal is None:
+                    fatal = result
+        # Everything is settled: no insert is still in flight. Keep one machine.
+        if fatal is not None and winner is not None:
+            losers.append(winner)
+            winner = None
+        for loser in losers:
+            self.delete_confirmed(loser.zone, loser.name)
+        if fatal is not None:
+            raise DispatchError(f"GCP {rung.machine_type} {rung.provisioning} in {fatal.zone}: "
+                                f"{fatal.detail}")
+        if winner is not None:
+            return RungResult("launched", zone=winner.zone,
+                              handle={"instance": winner.name, "project": self.project})
+        outcome = "quota-miss" if all_regions or all(
+            (region_of(z), metric) in self.blocked_regions for z in zones) else "capacity-miss"
+        return RungResult(outcome, all_gcp_blocked=all_regions)
+
+
+def _status(op: Any) -> str:
+    status = getattr(op, "status", None)
+    return getattr(status, "name", str(status))
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).replace("\n", " ")
+    return text[:300]
+
+
+def _is_google(exc: BaseException) -> bool:
+    return type(exc).__module__.startswith("google.")
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    name = type(exc).__name__
+    return "Timeout" in name or "DeadlineExceeded" in name
+
+
+def _is_network(exc: BaseException) -> bool:
+    module = type(exc).__module__
+    return module.startswith(("requests", "urllib3", "http.client")) or \
+        isinstance(exc, ConnectionError | TimeoutError)

@@ -1,0 +1,197 @@
+"""`backend-router emulator`: the Compute Engine REST subset and the RunPod
+GraphQL endpoint the router uses, on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from router.emulator.state import RUNPOD_NO_CAPACITY, ApiError, World
+
+_ZONE = r"/compute/v1/projects/(?P<project>[^/]+)/zones/(?P<zone>[^/]+)"
+ROUTES = [
+    ("POST", re.compile(_ZONE + r"/instances$"), "insert"),
+    ("GET", re.compile(_ZONE + r"/instances$"), "list"),
+    ("GET", re.compile(_ZONE + r"/instances/(?P<name>[^/]+)$"), "get"),
+    ("DELETE", re.compile(_ZONE + r"/instances/(?P<name>[^/]+)$"), "delete"),
+    ("GET", re.compile(_ZONE + r"/operations/(?P<op>[^/]+)$"), "operation"),
+    ("POST", re.compile(_ZONE + r"/operations/(?P<op>[^/]+)/wait$"), "operation"),
+    ("GET", re.compile(r"/compute/v1/projects/(?P<project>[^/]+)/regions/(?P<region>[^/]+)$"),
+     "region"),
+]
+
+
+def _graphql_fields(text: str) -> dict[str, Any]:
+    """The `input: { ... }` fields of a RunPod mutation, as the SDK writes them."""
+    fields: dict[str, Any] = {}
+    for m in re.finditer(r'(\w+):\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[\w.-]+)', text):
+        key, raw = m.group(1), m.group(2)
+        if raw.startswith('"'):
+            fields[key] = raw[1:-1]
+        elif raw.startswith("["):
+            fields[key] = [{"key": k, "value": v} for k, v in
+                           re.findall(r'key:\s*"([^"]*)",\s*value:\s*"([^"]*)"', raw)]
+        elif raw.isdigit():
+            fields[key] = int(raw)
+        else:
+            fields[key] = raw
+    return fields
+
+
+def make_handler(world: World) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "backend-router-emulator"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return  # quiet: the router's own events tell the story
+
+        def send_json(self, status: int, body: Any) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def body(self) -> Any:
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > 5_000_000:
+                raise ApiError(413, "invalid", "request too large")
+            raw = self.rfile.read(length) if length else b""
+            try:
+                return json.loads(raw) if raw else {}
+            except json.JSONDecodeError:
+                raise ApiError(400, "parseError", "Parse Error") from None
+
+        def handle_any(self, method: str) -> None:
+            url = urlsplit(self.path)
+            query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            try:
+                if url.path == "/_emulator/instances" and method == "GET":
+                    self.send_json(200, world.snapshot())
+                    return
+                if url.path == "/graphql" and method == "POST":
+                    self.graphql()
+                    return
+                for route_method, pattern, action in ROUTES:
+                    m = pattern.match(url.path)
+                    if m and route_method == method:
+                        if world.reject_auth:
+                            raise ApiError(401, "authError", "Request had invalid authentication "
+                                                             "credentials.")
+                        self.gce(action, m.groupdict(), query)
+                        return
+                raise ApiError(404, "notFound", f"no route for {method} {url.path}")
+            except ApiError as exc:
+                self.send_json(exc.status, exc.body())
+
+        def gce(self, action: str, params: dict[str, str], query: dict[str, str]) -> None:
+            project = params.get("project", "")
+            zone = params.get("zone", "")
+            if action == "insert":
+                body = self.body()
+                world.latency()
+                op, stall = world.insert(project, zone, body, query.get("requestId"))
+                if stall:
+                    time.sleep(world.faults.timeout_s)
+                    if not op:
+                        raise ApiError(504, "timeout", "Deadline exceeded")
+                self.send_json(200, op)
+            elif action == "get":
+                self.send_json(200, world.get(project, zone, params["name"]))
+            elif action == "list":
+                self.send_json(200, world.list(project, zone, query.get("filter")))
+            elif action == "delete":
+                self.send_json(200, world.delete(project, zone, params["name"],
+                                                 query.get("requestId")))
+            elif action == "operation":
+                self.send_json(200, world.operation(params["op"]))
+            elif action == "region":
+                self.send_json(200, world.region(project, params["region"]))
+
+        def graphql(self) -> None:
+            key = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
+            if not key or key in world.runpod_keys_rejected:
+                self.send_json(401, {"errors": [{"message": "Unauthorized"}]})
+                return
+            query = str(self.body().get("query", ""))
+            if "podFindAndDeployOnDemand" in query:
+                try:
+                    pod = world.deploy_pod(_graphql_fields(query))
+                except LookupError:
+                    self.send_json(200, {"errors": [{"message": RUNPOD_NO_CAPACITY}]})
+                    return
+                self.send_json(200, {"data": {"podFindAndDeployOnDemand": pod}})
+            elif "podTerminate" in query:
+                world.terminate_pod(str(_graphql_fields(query).get("podId")))
+                self.send_json(200, {"data": {"podTerminate": None}})
+            elif "gpuTypes" in query:
+                wanted = _graphql_fields(query).get("id")
+                known = sorted(set(world.runpod_capacity) | {
+                    "NVIDIA A100 80GB PCIe", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"})
+                ids = [wanted] if wanted in known else [] if wanted else known
+                self.send_json(200, {"data": {"gpuTypes": [
+                    {"id": g, "displayName": g, "memoryInGb": 80, "maxGpuCount": 8}
+                    for g in ids]}})
+            elif "pods" in query and "myself" in query:
+                self.send_json(200, {"data": {"myself": {"pods": list(world.pods.values())}}})
+            else:
+                self.send_json(200, {"errors": [{"message": "unsupported query"}]})
+
+        def do_GET(self) -> None:
+            self.handle_any("GET")
+
+        def do_POST(self) -> None:
+            self.handle_any("POST")
+
+        def do_DELETE(self) -> None:
+            self.handle_any("DELETE")
+
+    return Handler
+
+
+class Emulator:
+    """An emulator serving on 127.0.0.1 in a background thread (tests, benches)."""
+
+    def __init__(self, world: World, port: int = 0) -> None:
+        self.world = world
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> Emulator:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def serve(capacity_path: str, port: int) -> int:
+    from router.emulator.state import load_capacity
+
+    data, faults = load_capacity(capacity_path)
+    world = World(data, faults)
+    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
+    server.daemon_threads = True
+    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    sys.stdout.flush()
+    return 0
