@@ -304,10 +304,12 @@ class GcpBackend:
 
         def list_zone(zone: str) -> list[tuple[str, Any]]:
             try:
-                pager = instances.list(project=self.project, zone=zone,
-                                       filter=f'labels.{DISPATCH_LABEL}="'
-                                              f'{self.workload.dispatch_id}"',
-                                       timeout=self.config.gcp.request_timeout_seconds)
+                from google.cloud.compute_v1 import types as t
+
+                pager = instances.list(request=t.ListInstancesRequest(
+                    project=self.project, zone=zone,
+                    filter=f'labels.{DISPATCH_LABEL}="{self.workload.dispatch_id}"'),
+                    timeout=self.config.gcp.request_timeout_seconds)
                 return [(zone, i) for i in pager
                         if i.labels.get(DISPATCH_LABEL) == self.workload.dispatch_id]
             except Exception as exc:
