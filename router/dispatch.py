@@ -63,6 +63,7 @@ class Dispatcher:
         self.options = options
         self.rungs = plan(request, config)
         self._gcp = self._slurm = self._runpod = None
+        self.kept: dict[str, Any] | None = None  # the selected machine's handle
 
     # Backends are built on first use so their SDKs load only when reached.
     def gcp(self):
@@ -104,6 +105,7 @@ class Dispatcher:
             fields.update(gpu_type=rung.gpu_type)
         fields.update(requested_width=self.request.width, width=width,
                       degraded=width < self.request.width, **result.handle, **extra)
+        self.kept = dict(result.handle)
         self.events.emit("epm:backend-selected", **fields)
 
     def reconcile(self) -> bool:
@@ -142,6 +144,26 @@ class Dispatcher:
         return False
 
     def walk(self) -> int:
+        code = self._walk()
+        if self.options.rerun:
+            self.sweep()
+        return code
+
+    def sweep(self) -> None:
+        """After a rerun, an insert the crashed run sent may still land. Wait out
+        one request timeout, then delete every machine of this dispatch id but
+        the selected one, so at most one survives."""
+        keep = self.kept or {}
+        gcp_zones = list(dict.fromkeys(z for r in self.rungs if r.backend == "gcp"
+                                       for z in r.zones))
+        if not (gcp_zones and self.options.gcp_project):
+            return
+        time.sleep(self.config.gcp.request_timeout_seconds)
+        for zone, inst in self.gcp().find_existing(gcp_zones):
+            if inst.name != keep.get("instance"):
+                self.gcp().delete_confirmed(zone, inst.name)
+
+    def _walk(self) -> int:
         progress = Progress(len(self.rungs))
         try:
             if self.options.rerun and self.reconcile():

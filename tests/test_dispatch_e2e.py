@@ -194,6 +194,7 @@ def test_runpod_bad_key_is_an_error(emulator_factory) -> None:
                                   "--hours", "1", env={**python_only_path(),
                                                        "RUNPOD_API_KEY": "rpa_BADKEY000000"})
     assert result.returncode == 2 and "rejected the API key" in result.stderr
+    assert events[-1]["event"] == "epm:backend-error"
     assert "rpa_BADKEY000000" not in result.stdout + result.stderr
 
 

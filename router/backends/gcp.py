@@ -202,8 +202,9 @@ class GcpBackend:
                 if kind in ("rate", "transient") and attempt < MAX_RETRIES:
                     self.sleep(min(0.1 * 2 ** attempt, 2.0))
                     continue
-                if kind == "transient":
-                    # Retries exhausted: the insert may still have landed.
+                if kind in ("rate", "transient"):
+                    # Retries exhausted: the insert may still have landed; if not,
+                    # the zone could not give us a machine now, which is a miss.
                     return self._settle_unknown(zone, name, _short(exc))
                 return self._zone_outcome(zone, name, kind, _short(exc))
         return self._wait(operations, zone, name, op.name, timeout)

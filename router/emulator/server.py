@@ -44,7 +44,16 @@ def _graphql_fields(text: str) -> dict[str, Any]:
     return fields
 
 
-def make_handler(world: World) -> type[BaseHTTPRequestHandler]:
+class Holder:
+    """The current world; `POST /_emulator/reset` swaps in a new one."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+
+
+def make_handler(world: World | Holder) -> type[BaseHTTPRequestHandler]:
+    holder = world if isinstance(world, Holder) else Holder(world)
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "backend-router-emulator"
@@ -71,11 +80,23 @@ def make_handler(world: World) -> type[BaseHTTPRequestHandler]:
                 raise ApiError(400, "parseError", "Parse Error") from None
 
         def handle_any(self, method: str) -> None:
+            world = holder.world
             url = urlsplit(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
             try:
                 if url.path == "/_emulator/instances" and method == "GET":
                     self.send_json(200, world.snapshot())
+                    return
+                if url.path == "/_emulator/reset" and method == "POST":
+                    from router.emulator.state import Faults
+
+                    doc = self.body()
+                    try:
+                        faults = Faults(**(doc.get("faults") or {}))
+                    except TypeError as exc:
+                        raise ApiError(400, "invalid", f"bad faults: {exc}") from None
+                    holder.world = World(doc.get("capacity") or {}, faults)
+                    self.send_json(200, {"reset": True})
                     return
                 if url.path == "/graphql" and method == "POST":
                     self.graphql()
@@ -93,6 +114,7 @@ def make_handler(world: World) -> type[BaseHTTPRequestHandler]:
                 self.send_json(exc.status, exc.body())
 
         def gce(self, action: str, params: dict[str, str], query: dict[str, str]) -> None:
+            world = holder.world
             project = params.get("project", "")
             zone = params.get("zone", "")
             if action == "insert":
@@ -117,6 +139,7 @@ def make_handler(world: World) -> type[BaseHTTPRequestHandler]:
                 self.send_json(200, world.region(project, params["region"]))
 
         def graphql(self) -> None:
+            world = holder.world
             key = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
             if not key or key in world.runpod_keys_rejected:
                 self.send_json(401, {"errors": [{"message": "Unauthorized"}]})
