@@ -7,6 +7,7 @@ verdict (conftest's deny/warn split).
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from typing import ClassVar
@@ -278,6 +279,56 @@ class Oversubscribed(Rule):
                              "{width} in the launch so it follows the realized width")]
 
 
+_WIDTH_FLAG = re.compile(
+    r"(?:--(?:num[-_]shards|nproc[-_]per[-_]node|num[-_]processes|num[-_]gpus|"
+    r"tensor[-_]parallel[-_]size|data[-_]parallel[-_]size|world[-_]size|n[-_]?shards)"
+    r"|(?<![\w-])-(?:tp|dp|P|j))[= ]?\s*(\d+)\b")
+_LAST_INDEX = re.compile(r"\bseq\s+0\s+(\d+)\b|\{0\.\.(\d+)\}|i\s*<\s*(\d+)\b")
+
+
+class HardcodedWidth(Rule):
+    name = "hardcoded-width"
+    severity = "warning"
+    summary = ("the launch writes its width as a number: if the router degrades the width, "
+               "the work does not re-shard")
+    VALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node={width} train.py"},
+        {"width": 4, "gpu_hours": 8, "launch": "for i in $(seq 0 $(({width}-1))); do "
+                                               "CUDA_VISIBLE_DEVICES=$i python x.py & done; wait"},
+        {"width": 1, "gpu_hours": 1, "launch": "python x.py --num-shards 1"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "python gen.py --num-shards 8"},
+        {"width": 4, "gpu_hours": 8, "launch": "for i in $(seq 0 3); do "
+                                               "CUDA_VISIBLE_DEVICES=$i python x.py & done; wait"},
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node 8 train.py"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        phase = ctx.phase
+        if phase.width < 2 or "{width}" in phase.launch:
+            return []
+        literal = None
+        for m in _WIDTH_FLAG.finditer(phase.launch):
+            if int(m.group(1)) == phase.width:
+                literal = m.group(0).strip()
+                break
+        if literal is None:
+            for m in _LAST_INDEX.finditer(phase.launch):
+                value = next(g for g in m.groups() if g is not None)
+                if int(value) == phase.width - 1:
+                    literal = m.group(0)
+                    break
+        if literal is None:
+            return []
+        return [self.finding(
+            ctx, "launch", f"the launch hard-codes width {phase.width} ({literal!r}): if the "
+                           "router degrades the width, the work will not re-shard",
+            "write {width} where the launch names its width (`--num-shards {width}`, "
+            "`--nproc_per_node={width}`, `seq 0 $(({width}-1))`); the router replaces it with "
+            "the realized width")]
+
+
 RULES: tuple[Rule, ...] = (UnshardedWide(), UnderSaturated(), NeedlesslyNarrow(),
-                           UnwaitedBackground(), Oversubscribed())
+                           UnwaitedBackground(), Oversubscribed(), HardcodedWidth())
 DENY_RULES = tuple(rule.name for rule in RULES if rule.severity == "error")

@@ -44,25 +44,40 @@ def _hours(text: str) -> float:
     return value
 
 
+def _request_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--intent", help="ladder intent, e.g. capture-7b")
+    parser.add_argument("--gpu-count", type=_width, metavar="N",
+                        help="requested width: 1, 2, 4 or 8")
+    parser.add_argument("--hours", type=_hours, metavar="H",
+                        help="expected wall-clock hours at the requested width")
+    parser.add_argument("--plan", metavar="PLAN.md",
+                        help="take intent, width, length and launch from this plan's §9 block")
+    parser.add_argument("--phase", metavar="NAME",
+                        help="the §9 phase to use (needed when the plan has several)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="backend-router",
                      description="Plan and run the width-aware GCP → SLURM → RunPod ladder.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     plan = sub.add_parser("plan", help="print the ladder for a request without touching a cloud")
-    plan.add_argument("--intent", required=True, help="ladder intent, e.g. capture-7b")
-    plan.add_argument("--gpu-count", required=True, type=_width, metavar="N",
-                      help="requested width: 1, 2, 4 or 8")
-    plan.add_argument("--hours", required=True, type=_hours, metavar="H",
-                      help="expected wall-clock hours at the requested width")
+    _request_flags(plan)
     plan.add_argument("--ladder", metavar="FILE", help="ladder config (default: packaged)")
     plan.add_argument("--format", choices=("text", "json"), default="text")
+    plan.add_argument("--check-quota", action="store_true",
+                      help="read regional quotas (real client) and mark rungs that can never "
+                           "launch")
+    plan.add_argument("--prune", action="store_true",
+                      help="with --check-quota: drop the rungs that can never launch")
+    plan.add_argument("--gcp-project", metavar="P",
+                      help="GCP project for --check-quota (default: $GOOGLE_CLOUD_PROJECT)")
+    plan.add_argument("--gcp-endpoint", metavar="URL",
+                      help="Compute Engine endpoint; http://127.0.0.1:PORT is the emulator")
 
     dispatch = sub.add_parser("dispatch", help="walk the ladder for real and launch COMMAND",
                               usage="backend-router dispatch --intent I --gpu-count N --hours H "
                                     "[options] -- COMMAND...")
-    dispatch.add_argument("--intent", required=True)
-    dispatch.add_argument("--gpu-count", required=True, type=_width, metavar="N")
-    dispatch.add_argument("--hours", required=True, type=_hours, metavar="H")
+    _request_flags(dispatch)
     dispatch.add_argument("--ladder", metavar="FILE")
     dispatch.add_argument("--events", metavar="FILE", help="also append events to FILE")
     dispatch.add_argument("--gcp-project", metavar="P",
@@ -83,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from router.config import ConfigError
+    from router.plan_source import PlanSourceError
     from router.planner import RequestError
+    from router.section9 import PlanError
 
     argv = list(sys.argv[1:] if argv is None else argv)
     command: list[str] = []
@@ -109,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (CapacityError, OSError) as exc:
                 raise UsageError(str(exc)) from None
         raise UsageError(f"unknown command {args.command!r}")
-    except (UsageError, ConfigError, RequestError) as exc:
+    except (UsageError, ConfigError, RequestError, PlanSourceError, PlanError) as exc:
         print(f"backend-router: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -55,7 +55,9 @@ class Progress:
 
 class Dispatcher:
     def __init__(self, request: Request, config: LadderConfig, workload: Workload,
-                 events: EventLog, options: Options) -> None:
+                 events: EventLog, options: Options,
+                 selected_extra: dict[str, Any] | None = None) -> None:
+        self.selected_extra = selected_extra or {}
         self.request = request
         self.config = config
         self.workload = workload
@@ -104,7 +106,8 @@ class Dispatcher:
         elif rung is not None:
             fields.update(gpu_type=rung.gpu_type)
         fields.update(requested_width=self.request.width, width=width,
-                      degraded=width < self.request.width, **result.handle, **extra)
+                      degraded=width < self.request.width, **result.handle,
+                      **self.selected_extra, **extra)
         self.kept = dict(result.handle)
         self.events.emit("epm:backend-selected", **fields)
 

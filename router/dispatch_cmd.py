@@ -12,23 +12,31 @@ from router import config as ladder_config
 from router.backends.base import DispatchError, Workload
 from router.dispatch import DISPATCH_ID, Dispatcher, Options
 from router.events import EventLog
-from router.planner import Request, validate
+from router.planner import validate
 
 
 def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
     from router.cli import UsageError
+    from router.plan_source import resolve
 
-    if not command:
-        raise UsageError("dispatch needs a command after '--'")
     cfg = ladder_config.load(args.ladder)
-    request = Request(intent=args.intent, width=args.gpu_count, hours=args.hours)
+    source = resolve(args, cfg, command)
+    request = source.request
+    if not command and source.launch is None:
+        raise UsageError("dispatch needs a command after '--' (or --plan with a launch)")
     validate(request, cfg)
     if args.dispatch_id is not None and not DISPATCH_ID.fullmatch(args.dispatch_id):
         raise UsageError(f"invalid --dispatch-id {args.dispatch_id!r}: 1-20 characters of "
                          "a-z, 0-9 and '-', starting with a letter or digit")
     dispatch_id = args.dispatch_id or uuid.uuid4().hex[:12]
-    text = command[0] if len(command) == 1 else shlex.join(command)
-    workload = Workload(dispatch_id=dispatch_id, command=text)
+    if source.launch is not None:
+        text = source.launch
+    else:
+        text = command[0] if len(command) == 1 else shlex.join(command)
+    sharded = source.phase is not None and source.phase.shardable_axis is not None
+    workload = Workload(dispatch_id=dispatch_id, command=text, sharded=sharded)
+    selected_extra = {"phase": source.phase.name, "plan": source.plan_path} \
+        if source.phase is not None else {}
     try:
         events = EventLog(dispatch_id, args.events)
     except OSError as exc:
@@ -40,7 +48,8 @@ def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
         ledger_path=None, rerun=args.dispatch_id is not None,
         slurm_output_dir=args.slurm_output)
     try:
-        return Dispatcher(request, cfg, workload, events, options).walk()
+        return Dispatcher(request, cfg, workload, events, options,
+                          selected_extra=selected_extra).walk()
     except DispatchError as exc:
         events.emit("epm:backend-error", message=str(exc)[:500])
         print(f"backend-router: error: {exc}", file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from router import config as ladder_config
 from router.planner import Request, Rung, explain, plan
@@ -18,13 +19,24 @@ def _zones(rung: Rung) -> str:
     return f"{head},+{rest}" if rest > 0 else head
 
 
-def render_text(request: Request, rungs: tuple[Rung, ...], cfg: ladder_config.LadderConfig) -> str:
+def _quota_cell(quota: dict[str, Any] | None) -> str:
+    if quota is None:
+        return "-"
+    if quota["admits"] is None:
+        return "unknown"
+    mark = "ok" if quota["admits"] else "NEVER"
+    return f"{mark} {quota['usage']:g}/{quota['limit']:g}"
+
+
+def render_text(request: Request, rungs: tuple[Rung, ...], cfg: ladder_config.LadderConfig,
+                quotas: dict[int, dict[str, Any]] | None = None) -> str:
     header = ("#", "backend", "machine type / lane / gpu", "provisioning", "width", "hours",
-              "zones", "why")
+              "zones", *(("quota",) if quotas is not None else ()), "why")
     rows = [header]
     for i, rung in enumerate(rungs, 1):
+        quota = (_quota_cell(quotas.get(id(rung))),) if quotas is not None else ()
         rows.append((str(i), rung.backend, rung.target, rung.provisioning or "-",
-                     str(rung.width), f"{rung.hours:g}", _zones(rung),
+                     str(rung.width), f"{rung.hours:g}", _zones(rung), *quota,
                      explain(rung, request, cfg)))
     widths = [max(len(row[c]) for row in rows) for c in range(len(header) - 1)]
     lines = [f"request: intent={request.intent} width={request.width} hours={request.hours:g}"]
@@ -38,17 +50,72 @@ def render_text(request: Request, rungs: tuple[Rung, ...], cfg: ladder_config.La
     return "\n".join(lines)
 
 
-def render_json(request: Request, rungs: tuple[Rung, ...]) -> str:
+def render_json(request: Request, rungs: tuple[Rung, ...],
+                quotas: dict[int, dict[str, Any]] | None = None) -> str:
+    out = []
+    for rung in rungs:
+        item = rung.to_json()
+        if quotas is not None and id(rung) in quotas:
+            item["quota"] = quotas[id(rung)]
+        out.append(item)
     doc = {"request": {"intent": request.intent, "width": request.width,
-                       "hours": request.hours},
-           "rungs": [rung.to_json() for rung in rungs]}
+                       "hours": request.hours}, "rungs": out}
     return json.dumps(doc, indent=2)
 
 
+def check_quotas(rungs: tuple[Rung, ...], project: str, endpoint: str | None,
+                 cfg: ladder_config.LadderConfig) -> dict[int, dict[str, Any]]:
+    """For each GCP rung, the quota of its best region: can the width ever fit?"""
+    from router.backends.gcp import QuotaReader, region_of, regions_client
+
+    reader = QuotaReader(project, regions_client(endpoint), cfg.gcp.request_timeout_seconds)
+    marks: dict[int, dict[str, Any]] = {}
+    for rung in rungs:
+        if rung.backend != "gcp":
+            continue
+        metric = rung.quota_metric or ""
+        best: tuple[float, float] | None = None
+        unknown = False
+        for region in dict.fromkeys(region_of(z) for z in rung.zones):
+            got = reader.get(region, metric)
+            if got is None:
+                unknown = True
+            elif best is None or got[0] - got[1] > best[0] - best[1]:
+                best = got
+        if best is None:
+            marks[id(rung)] = {"metric": metric, "limit": None, "usage": None, "admits": None}
+            continue
+        admits = best[0] - best[1] >= rung.width
+        marks[id(rung)] = {"metric": metric, "limit": best[0], "usage": best[1],
+                           "admits": True if admits else (None if unknown else False)}
+    return marks
+
+
 def run_plan(args: argparse.Namespace) -> int:
+    from router.cli import UsageError
+    from router.plan_source import resolve
+
     cfg = ladder_config.load(args.ladder)
-    request = Request(intent=args.intent, width=args.gpu_count, hours=args.hours)
+    request = resolve(args, cfg).request
     rungs = plan(request, cfg)
-    out = render_json(request, rungs) if args.format == "json" else render_text(request, rungs, cfg)
+    quotas = None
+    if args.prune and not args.check_quota:
+        raise UsageError("--prune needs --check-quota")
+    if args.check_quota:
+        import os
+
+        from router.backends.base import DispatchError
+
+        project = args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
+        if not project:
+            raise UsageError("--check-quota needs --gcp-project (or GOOGLE_CLOUD_PROJECT)")
+        try:
+            quotas = check_quotas(rungs, project, args.gcp_endpoint, cfg)
+        except DispatchError as exc:
+            raise UsageError(str(exc)) from None
+        if args.prune:
+            rungs = tuple(r for r in rungs if quotas.get(id(r), {}).get("admits") is not False)
+    out = render_json(request, rungs, quotas) if args.format == "json" \
+        else render_text(request, rungs, cfg, quotas)
     sys.stdout.write(out + "\n")
     return 0

@@ -50,7 +50,7 @@ class EmulatorProcess:
         self.proc.wait(timeout=10)
 
 
-def run_dispatch(emulator: EmulatorProcess | None, *args: str, command: str = "true",
+def run_dispatch(emulator: EmulatorProcess | None, *args: str, command: str | None = "true",
                  ladder: Path = SMALL_LADDER, env: dict | None = None,
                  events: Path | None = None, timeout: float = 180
                  ) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
@@ -60,7 +60,8 @@ def run_dispatch(emulator: EmulatorProcess | None, *args: str, command: str = "t
                  "--runpod-endpoint", emulator.url]
     if events is not None:
         argv += ["--events", str(events)]
-    argv += ["--", command]
+    if command is not None:  # None: the command comes from --plan
+        argv += ["--", command]
     full_env = {**os.environ, "RUNPOD_API_KEY": "rpa_TESTKEY1234567890", **(env or {})}
     result = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=full_env)
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]

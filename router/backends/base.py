@@ -18,18 +18,26 @@ class Workload:
     dispatch_id: str
     command: str  # may contain {width}
     env: dict[str, str] = field(default_factory=dict)
+    sharded: bool = False  # the phase declares a shardable axis: NUM_SHARDS follows the width
 
     def command_at(self, width: int) -> str:
         """The launch command at the realized width."""
         return self.command.replace("{width}", str(width))
 
-    def env_at(self, width: int) -> dict[str, str]:
-        return {**self.env, "WIDTH": str(width), "WL_DISPATCH_ID": self.dispatch_id}
+    def env_at(self, width: int, visible_devices: bool = False) -> dict[str, str]:
+        """The workload's environment at the realized width. `visible_devices`
+        sets CUDA_VISIBLE_DEVICES for backends that do not (SLURM does)."""
+        env = {**self.env, "WIDTH": str(width), "WL_DISPATCH_ID": self.dispatch_id}
+        if self.sharded:
+            env["NUM_SHARDS"] = str(width)
+        if visible_devices:
+            env["CUDA_VISIBLE_DEVICES"] = ",".join(str(i) for i in range(width))
+        return env
 
-    def script_at(self, width: int) -> str:
+    def script_at(self, width: int, visible_devices: bool = False) -> str:
         """A bash script that exports the environment and runs the command."""
         lines = ["#!/bin/bash", "set -o pipefail"]
-        for key, value in sorted(self.env_at(width).items()):
+        for key, value in sorted(self.env_at(width, visible_devices).items()):
             lines.append(f"export {key}={_quote(value)}")
         lines.append(self.command_at(width))
         return "\n".join(lines) + "\n"

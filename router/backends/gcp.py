@@ -79,6 +79,59 @@ def classify(text: str, status: int | None) -> str:
     return "error"
 
 
+def client_kwargs(endpoint: str | None) -> dict[str, Any]:
+    """Client options for the real service, or for the emulator on 127.0.0.1
+    (anonymous credentials: there is nothing to authenticate to)."""
+    kwargs: dict[str, Any] = {"transport": "rest"}
+    if endpoint:
+        from google.api_core.client_options import ClientOptions
+
+        kwargs["client_options"] = ClientOptions(api_endpoint=endpoint)
+        if endpoint.startswith(("http://127.0.0.1", "http://localhost")):
+            from google.auth.credentials import AnonymousCredentials
+
+            kwargs["credentials"] = AnonymousCredentials()
+    return kwargs
+
+
+def regions_client(endpoint: str | None) -> Any:
+    from google.cloud.compute_v1.services.regions import RegionsClient
+
+    try:
+        return RegionsClient(**client_kwargs(endpoint))
+    except Exception as exc:
+        raise DispatchError(f"GCP credentials: {exc}") from None
+
+
+class QuotaReader:
+    """Regional quotas, each region read once (RegionsClient.get)."""
+
+    def __init__(self, project: str, client: Any, timeout: float) -> None:
+        self.project = project
+        self.client = client
+        self.timeout = timeout
+        self.lock = threading.Lock()
+        self.regions: dict[str, dict[str, tuple[float, float]] | None] = {}
+
+    def get(self, region: str, metric: str) -> tuple[float, float] | None:
+        """(limit, usage); a metric the region does not list admits nothing.
+        None: the quota could not be read (the insert will find out)."""
+        with self.lock:
+            if region not in self.regions:
+                try:
+                    info = self.client.get(project=self.project, region=region,
+                                           timeout=self.timeout)
+                    self.regions[region] = {q.metric: (q.limit, q.usage) for q in info.quotas}
+                except Exception as exc:
+                    status = getattr(exc, "code", None)
+                    if isinstance(status, int) and classify(str(exc), status) == "error":
+                        raise DispatchError(f"GCP regions.get {region}: {_short(exc)}") \
+                            from None
+                    self.regions[region] = None
+            table = self.regions[region]
+            return None if table is None else table.get(metric, (0.0, 0.0))
+
+
 class GcpBackend:
     def __init__(self, project: str, endpoint: str | None, config: LadderConfig,
                  events: EventLog, workload: Workload) -> None:
@@ -88,7 +141,7 @@ class GcpBackend:
         self.events = events
         self.workload = workload
         self._clients: tuple[Any, Any, Any] | None = None
-        self._quotas: dict[str, dict[str, tuple[float, float]]] = {}
+        self.quotas: QuotaReader | None = None
         self.blocked_regions: dict[tuple[str, str], str] = {}  # (region, metric) -> why
         self.lock = threading.Lock()
         self.sleep = time.sleep
@@ -97,43 +150,26 @@ class GcpBackend:
 
     def clients(self) -> tuple[Any, Any, Any]:
         if self._clients is None:
-            from google.api_core.client_options import ClientOptions
             from google.cloud.compute_v1.services.instances import InstancesClient
             from google.cloud.compute_v1.services.regions import RegionsClient
             from google.cloud.compute_v1.services.zone_operations import ZoneOperationsClient
 
-            kwargs: dict[str, Any] = {"transport": "rest"}
-            if self.endpoint:
-                kwargs["client_options"] = ClientOptions(api_endpoint=self.endpoint)
-                if self.endpoint.startswith("http://127.0.0.1") or \
-                        self.endpoint.startswith("http://localhost"):
-                    from google.auth.credentials import AnonymousCredentials
-
-                    kwargs["credentials"] = AnonymousCredentials()
+            kwargs = client_kwargs(self.endpoint)
             try:
                 self._clients = (InstancesClient(**kwargs), ZoneOperationsClient(**kwargs),
                                  RegionsClient(**kwargs))
             except Exception as exc:  # DefaultCredentialsError and friends
                 raise DispatchError(f"GCP credentials: {exc}") from None
+            self.quotas = QuotaReader(self.project, self._clients[2],
+                                      self.config.gcp.request_timeout_seconds)
         return self._clients
 
     # ---- quotas ------------------------------------------------------------------------
 
     def quota(self, region: str, metric: str) -> tuple[float, float] | None:
         """(limit, usage) for metric in region, read once per dispatch."""
-        with self.lock:
-            if region not in self._quotas:
-                _, _, regions = self.clients()
-                try:
-                    info = regions.get(project=self.project, region=region,
-                                       timeout=self.config.gcp.request_timeout_seconds)
-                except Exception as exc:
-                    kind = self._classify_exception(exc)
-                    if kind == "error":
-                        raise DispatchError(f"GCP regions.get {region}: {_short(exc)}") from None
-                    return None  # unknown: let the insert find out
-                self._quotas[region] = {q.metric: (q.limit, q.usage) for q in info.quotas}
-            return self._quotas[region].get(metric, (0.0, 0.0))
+        self.clients()
+        return self.quotas.get(region, metric)
 
     # ---- instances ---------------------------------------------------------------------
 
@@ -153,7 +189,7 @@ class GcpBackend:
             scheduling.max_run_duration = t.Duration(seconds=int(hours * 3600))
             scheduling.instance_termination_action = "DELETE"
             reservation = t.ReservationAffinity(consume_reservation_type="NO_RESERVATION")
-        script = self.workload.script_at(rung.width)
+        script = self.workload.script_at(rung.width, visible_devices=True)
         instance = t.Instance(
             name=name,
             machine_type=f"zones/{zone}/machineTypes/{rung.machine_type}",

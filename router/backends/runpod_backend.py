@@ -72,8 +72,8 @@ class RunpodBackend:
 
     def _try(self, rung: Rung) -> RungResult:
         runpod = self.sdk()
-        script = self.workload.script_at(rung.width)
-        env = {"WIDTH": str(rung.width), "WL_DISPATCH_ID": self.workload.dispatch_id,
+        script = self.workload.script_at(rung.width, visible_devices=True)
+        env = {**self.workload.env_at(rung.width, visible_devices=True),
                "WL_LAUNCH_B64": base64.b64encode(script.encode()).decode()}
         try:
             pod = runpod.create_pod(
