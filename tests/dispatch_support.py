@@ -54,10 +54,11 @@ def run_dispatch(emulator: EmulatorProcess | None, *args: str, command: str | No
                  ladder: Path = SMALL_LADDER, env: dict | None = None,
                  events: Path | None = None, timeout: float = 180
                  ) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
-    argv = [sys.executable, "-m", "router", "dispatch", "--ladder", str(ladder), *args]
-    if emulator is not None:
+    argv = [sys.executable, "-m", "router", "dispatch", "--ladder", str(ladder)]
+    if emulator is not None:  # before *args, so a test can override one of them
         argv += ["--gcp-project", "proj", "--gcp-endpoint", emulator.url,
                  "--runpod-endpoint", emulator.url]
+    argv += list(args)
     if events is not None:
         argv += ["--events", str(events)]
     if command is not None:  # None: the command comes from --plan

@@ -240,3 +240,30 @@ def test_bad_dispatch_input_is_one_line(emulator_factory, tmp_path: Path) -> Non
     proc = subprocess.run([sys.executable, "-m", "router", "emulator", "--capacity", str(bad)],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and f"{bad}:4:" in proc.stderr
+
+
+@pytest.mark.skipif(not Path("/etc/slurm/slurm.conf").exists(),
+                    reason="slurm-wlm is not installed (.ci/slurm-up)")
+def test_unreachable_slurm_controller_is_unavailable(emulator_factory, tmp_path: Path) -> None:
+    conf = tmp_path / "slurm.conf"
+    text = Path("/etc/slurm/slurm.conf").read_text()
+    conf.write_text(text.replace("ClusterName=wl", "ClusterName=wl\nSlurmctldPort=6999\n"
+                                                   "MessageTimeout=2"))
+    emu = emulator_factory({"gce": {"quotas": quotas()},
+                            "runpod": {"gpus": {"NVIDIA A100 80GB PCIe": 1}}})
+    result, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "1",
+                                  "--hours", "1", env={"SLURM_CONF": str(conf)})
+    assert result.returncode == 0, result.stderr
+    slurm = [t for t in outcomes(events) if t[0] == "slurm"]
+    assert slurm == [("slurm", "campus-a100", None, None, 1, "unavailable")]
+    assert selected(events)[0]["backend"] == "runpod"
+
+
+def test_odd_runpod_response_is_a_clear_error(emulator_factory) -> None:
+    emu = emulator_factory({"gce": {"quotas": quotas()}})
+    argv = ("--intent", "capture-7b", "--gpu-count", "1", "--hours", "1",
+            "--runpod-endpoint", f"{emu.url}/not-graphql")
+    result, events = run_dispatch(emu, *argv, env=python_only_path())
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "unexpected response" in result.stderr and "Traceback" not in result.stderr
+    assert events[-1]["event"] == "epm:backend-error"
