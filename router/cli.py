@@ -32,6 +32,16 @@ def _width(text: str) -> int:
     return value
 
 
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid rate {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"invalid rate {text!r}: must be within 0..1")
+    return value
+
+
 def _hours(text: str) -> float:
     import math
 
@@ -93,6 +103,21 @@ def build_parser() -> argparse.ArgumentParser:
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")
     emulator.add_argument("--port", type=int, default=0, metavar="N")
+    faults = emulator.add_argument_group("faults (override the capacity file's faults:)")
+    faults.add_argument("--latency-ms", type=float, metavar="MS", help="added to every insert")
+    for name, help_text in (("error-5xx-rate", "inserts answered 500"),
+                            ("rate-limit-rate", "inserts answered 429"),
+                            ("timeout-rate", "inserts that stall; nothing created"),
+                            ("silent-operation-error-rate",
+                             "DONE operations with error.errors and no HTTP status"),
+                            ("insert-timeout-creates-rate",
+                             "inserts that stall but still create the VM")):
+        faults.add_argument(f"--{name}", type=_rate, metavar="P", help=help_text)
+    faults.add_argument("--async-capacity-errors", action="store_true", default=None,
+                        help="capacity misses as failed operations instead of 503s")
+    faults.add_argument("--timeout-s", type=float, metavar="S",
+                        help="how long a stalled response stalls")
+    faults.add_argument("--seed", type=int, metavar="N", help="fault dice seed")
     return parser
 
 
@@ -121,8 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             from router.emulator.server import serve
             from router.emulator.state import CapacityError
 
+            overrides = {key: value for key in (
+                "latency_ms", "error_5xx_rate", "rate_limit_rate", "timeout_rate",
+                "silent_operation_error_rate", "insert_timeout_creates_rate",
+                "async_capacity_errors", "timeout_s", "seed")
+                if (value := getattr(args, key)) is not None}
             try:
-                return serve(args.capacity, args.port)
+                return serve(args.capacity, args.port, overrides)
             except (CapacityError, OSError) as exc:
                 raise UsageError(str(exc)) from None
         raise UsageError(f"unknown command {args.command!r}")

@@ -267,3 +267,33 @@ def test_odd_runpod_response_is_a_clear_error(emulator_factory) -> None:
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "unexpected response" in result.stderr and "Traceback" not in result.stderr
     assert events[-1]["event"] == "epm:backend-error"
+
+
+def test_emulator_fault_flags_override_the_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    cap = tmp_path / "cap.yaml"
+    cap.write_text("gce:\n  zones:\n    us-central1-a:\n      a2-ultragpu-1g: {SPOT: 1}\n"
+                   "  quotas:\n    us-central1: {PREEMPTIBLE_NVIDIA_A100_80GB_GPUS: 8}\n"
+                   "faults: {error_5xx_rate: 0.0}\n")
+    proc = subprocess.Popen([sys.executable, "-m", "router", "emulator", "--capacity", str(cap),
+                             "--error-5xx-rate", "1", "--seed", "3"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().split()[-1]
+        import urllib.error
+        import urllib.request
+
+        body = b'{"name": "x1", "machineType": "zones/us-central1-a/machineTypes/a2-ultragpu-1g"}'
+        req = urllib.request.Request(f"{url}/compute/v1/projects/p/zones/us-central1-a/instances",
+                                     data=body, method="POST")
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(req, timeout=10)
+        assert info.value.code == 500
+    finally:
+        proc.kill()
+        proc.wait()
+    bad = subprocess.run([sys.executable, "-m", "router", "emulator", "--capacity", str(cap),
+                          "--timeout-rate", "2"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2 and "within 0..1" in bad.stderr

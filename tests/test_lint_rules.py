@@ -66,7 +66,10 @@ def test_dollar_cap_catches_public_agent_patterns() -> None:
 
 
 def test_dollar_cap_prefilter_skips_files_without_money_words() -> None:
-    assert not dollar_cap.PREFILTER.search("MAX_GPU_HOURS = 8\nmax_attempts = 3\n")
+    assert not dollar_cap.needs_parse("MAX_GPU_HOURS = 8\nmax_attempts = 3\n")
+    assert not dollar_cap.needs_parse("estimated_cost = hours * PRICE_PER_HOUR\n")
+    assert dollar_cap.needs_parse("x = 1\nMaxCostUSD = 3\n")
+    assert dollar_cap.needs_parse("while total_cost < 3:\n    pass\n")
 
 
 def test_findings_point_at_the_right_line_and_column() -> None:

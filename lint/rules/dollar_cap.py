@@ -21,7 +21,8 @@ from typing import Any
 from lint.findings import Finding
 
 NAME = "dollar-cap"
-PREFILTER = re.compile(r"usd|dollar|spend|spent|cost|price|budget|cents", re.I)
+MONEY_KEYS = ("usd", "dollar", "spend", "spent", "cost", "price", "budget", "cents")
+_MONEY_LOWER = re.compile("|".join(MONEY_KEYS))
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*")
 _GATE_LINE = re.compile(r"^[ \t]*(?:if|elif|while|assert|return)\b[^\n]*[<>][^\n]*", re.M)
 MONEY = {"usd", "dollar", "dollars", "spend", "spending", "spent", "cost", "costs", "price",
@@ -80,14 +81,24 @@ def needs_parse(text: str) -> bool:
     A finding needs either an identifier (or string) that is a dollar-cap
     name, or a gating line (`if`/`while`/`assert`/`return` with `<`/`>`) that
     mentions money. Most files that mention cost at all (estimates, reports)
-    have neither and are never parsed. Both scans run in the regex engine;
-    Python only looks at each distinct money word once."""
-    if not PREFILTER.search(text):
+    have neither and are never parsed. The scans run in C: substring tests on
+    lowercased text, one regex pass over the distinct identifiers; Python only
+    looks at each distinct money word once."""
+    low = text.lower()
+    if not any(key in low for key in MONEY_KEYS):
         return False
-    for word in set(_IDENTIFIER.findall(text)):
-        if PREFILTER.search(word) and is_dollar_cap_name(word):
+    joined = "\n".join(set(_IDENTIFIER.findall(text)))
+    joined_low = joined.lower()
+    seen: set[int] = set()
+    for match in _MONEY_LOWER.finditer(joined_low):
+        start = joined_low.rfind("\n", 0, match.start()) + 1
+        if start in seen:
+            continue
+        seen.add(start)
+        end = joined_low.find("\n", match.end())
+        if is_dollar_cap_name(joined[start:end if end >= 0 else len(joined)]):
             return True
-    return any(PREFILTER.search(line) for line in _GATE_LINE.findall(text))
+    return any(key in line for line in _GATE_LINE.findall(low) for key in MONEY_KEYS)
 
 
 def is_money_name(name: str) -> bool:

@@ -202,10 +202,13 @@ class Emulator:
         self.server.server_close()
 
 
-def serve(capacity_path: str, port: int) -> int:
+def serve(capacity_path: str, port: int, fault_overrides: dict[str, Any] | None = None) -> int:
+    import dataclasses
+
     from router.emulator.state import load_capacity
 
     data, faults = load_capacity(capacity_path)
+    faults = dataclasses.replace(faults, **(fault_overrides or {}))
     world = World(data, faults)
     server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
     server.daemon_threads = True
