@@ -9,14 +9,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
+from router.cliutil import OneLineParser as _Parser
+from router.cliutil import UsageError
 
 
 def _threshold(text: str) -> float:

@@ -7,17 +7,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from router.cliutil import OneLineParser as _Parser
+from router.cliutil import UsageError
+
 FORMATS = ("text", "json", "sarif", "github")
 VERSION = "0.1.0"
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
 
 
 def build_parser() -> argparse.ArgumentParser:

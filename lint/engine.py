@@ -95,23 +95,13 @@ def collect_workspace(ws: Workspace) -> tuple[list[Target], list[Finding]]:
 
 def read_text(target: Target) -> tuple[str | None, Finding | None]:
     """The file's text, or a file-error finding (unreadable, binary, not UTF-8, huge)."""
+    from router import textfile
+
     try:
-        with open(target.path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        return None, Finding(target.display, 1, 1, "file-error",
-                             f"cannot read file: {exc.strerror or exc}")
-    if len(raw) > MAX_BYTES:
-        return None, Finding(target.display, 1, 1, "file-error",
-                             f"file larger than {MAX_BYTES // 1_000_000} MB; not linted")
-    if b"\0" in raw[:8192]:
-        return None, Finding(target.display, 1, 1, "file-error", "binary file; not linted")
-    try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        return None, Finding(target.display, line, 1, "file-error",
-                             "file is not valid UTF-8; not linted")
+        return textfile.read(target.path, MAX_BYTES, "file", reject_binary=True), None
+    except textfile.TextFileError as exc:
+        return None, Finding(target.display, exc.line or 1, 1, "file-error",
+                             f"{exc.message}; not linted")
 
 
 class Linter:

@@ -7,17 +7,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from router.cliutil import OneLineParser as _Parser
+from router.cliutil import UsageError
 from router.config import ALLOWED_WIDTHS
-
-
-class UsageError(Exception):
-    """Bad input: one line on stderr, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    # argparse prints the whole usage block and a second line; we promise one.
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
 
 
 def _width(text: str) -> int:
@@ -66,6 +58,13 @@ def _request_flags(parser: argparse.ArgumentParser) -> None:
                         help="the §9 phase to use (needed when the plan has several)")
 
 
+def _gcp_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gcp-project", metavar="P",
+                        help="GCP project (default: $GOOGLE_CLOUD_PROJECT)")
+    parser.add_argument("--gcp-endpoint", metavar="URL",
+                        help="Compute Engine endpoint; http://127.0.0.1:PORT is the emulator")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="backend-router",
                      description="Plan and run the width-aware GCP → SLURM → RunPod ladder.")
@@ -79,10 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "launch")
     plan.add_argument("--prune", action="store_true",
                       help="with --check-quota: drop the rungs that can never launch")
-    plan.add_argument("--gcp-project", metavar="P",
-                      help="GCP project for --check-quota (default: $GOOGLE_CLOUD_PROJECT)")
-    plan.add_argument("--gcp-endpoint", metavar="URL",
-                      help="Compute Engine endpoint; http://127.0.0.1:PORT is the emulator")
+    _gcp_flags(plan)
 
     dispatch = sub.add_parser("dispatch", help="walk the ladder for real and launch COMMAND",
                               usage="backend-router dispatch --intent I --gpu-count N --hours H "
@@ -90,10 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     _request_flags(dispatch)
     dispatch.add_argument("--ladder", metavar="FILE")
     dispatch.add_argument("--events", metavar="FILE", help="also append events to FILE")
-    dispatch.add_argument("--gcp-project", metavar="P",
-                          help="GCP project (default: $GOOGLE_CLOUD_PROJECT)")
-    dispatch.add_argument("--gcp-endpoint", metavar="URL",
-                          help="Compute Engine endpoint; http://127.0.0.1:PORT is the emulator")
+    _gcp_flags(dispatch)
     dispatch.add_argument("--runpod-endpoint", metavar="URL",
                           help="RunPod API base URL; http://127.0.0.1:PORT is the emulator")
     dispatch.add_argument("--dispatch-id", metavar="ID",

@@ -286,16 +286,12 @@ def parse(text: str, source: str) -> LadderConfig:
 
 def load(path: str | os.PathLike[str] | None = None) -> LadderConfig:
     """Load the ladder config at `path`, or the packaged one."""
+    from router import textfile
+
     file = Path(path) if path is not None else PACKAGED_LADDER
     source = str(path) if path is not None else str(PACKAGED_LADDER)
     try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise ConfigError(source, None, f"cannot read ladder config: {exc.strerror}") from None
-    if len(raw) > yamlsafe.DEFAULT_MAX_BYTES:
-        raise ConfigError(source, None, "ladder config is larger than 1 MB")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(source, None, "ladder config is not UTF-8 text") from None
+        text = textfile.read(file, yamlsafe.DEFAULT_MAX_BYTES, "ladder config")
+    except textfile.TextFileError as exc:
+        raise ConfigError(source, exc.line, exc.message) from None
     return parse(text, source)

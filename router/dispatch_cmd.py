@@ -16,7 +16,7 @@ from router.planner import validate
 
 
 def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
-    from router.cli import UsageError
+    from router.cliutil import UsageError
     from router.plan_source import resolve
 
     cfg = ladder_config.load(args.ladder)

@@ -92,7 +92,7 @@ def check_quotas(rungs: tuple[Rung, ...], project: str, endpoint: str | None,
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from router.cli import UsageError
+    from router.cliutil import UsageError
     from router.plan_source import resolve
 
     cfg = ladder_config.load(args.ladder)

@@ -225,15 +225,10 @@ def check_against_ladder(plan: Plan, config: LadderConfig) -> list[PlanError]:
 
 def read_plan(path: str) -> Plan:
     """Read and parse a plan file; unreadable or non-UTF-8 files are PlanErrors."""
+    from router import textfile
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(50_000_001)
-    except OSError as exc:
-        raise PlanError(path, None, f"cannot read plan: {exc.strerror or exc}") from None
-    if len(raw) > 50_000_000:
-        raise PlanError(path, None, "plan is larger than 50 MB")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise PlanError(path, None, "plan is not UTF-8 text") from None
+        text = textfile.read(path, 50_000_000, "plan")
+    except textfile.TextFileError as exc:
+        raise PlanError(path, exc.line, exc.message) from None
     return parse_plan(text, path)

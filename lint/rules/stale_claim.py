@@ -28,10 +28,12 @@ class StaleClaim:
 
 
 def load(path: Path = PACKAGED) -> list[StaleClaim]:
+    from router import textfile
+
     try:
-        located = yamlsafe.load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ClaimsError(f"{path}: cannot read stale claims: {exc}") from None
+        located = yamlsafe.load(textfile.read(path, yamlsafe.DEFAULT_MAX_BYTES, "stale claims"))
+    except textfile.TextFileError as exc:
+        raise ClaimsError(f"{path}: {exc.message}") from None
     except yamlsafe.YamlError as exc:
         raise ClaimsError(f"{path}:{exc.line}: {exc.message}") from None
     data = located.data

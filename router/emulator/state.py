@@ -313,11 +313,13 @@ class World:
 
 def load_capacity(path: str) -> tuple[dict[str, Any], Faults]:
     """Read and validate a capacity file. Raises CapacityError with file:line."""
+    from router import textfile
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(2_000_000)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CapacityError(f"{path}: cannot read capacity file: {exc}") from None
+        text = textfile.read(path, 2_000_000, "capacity file")
+    except textfile.TextFileError as exc:
+        where = f"{path}:{exc.line}" if exc.line else path
+        raise CapacityError(f"{where}: {exc.message}") from None
     try:
         located = yamlsafe.load(text)
     except yamlsafe.YamlError as exc:

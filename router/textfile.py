@@ -1,0 +1,32 @@
+"""Reading a text file the careful way: bounded in size, UTF-8 or a clear
+error (with the line of the first bad byte), never a traceback."""
+
+from __future__ import annotations
+
+import os
+
+
+class TextFileError(ValueError):
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def read(path: str | os.PathLike[str], max_bytes: int, what: str = "file",
+         reject_binary: bool = False) -> str:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise TextFileError(f"cannot read {what}: {exc.strerror or exc}") from None
+    if len(raw) > max_bytes:
+        size = f"{max_bytes / 1_000_000:g} MB"
+        raise TextFileError(f"{what} is larger than {size}")
+    if reject_binary and b"\0" in raw[:8192]:
+        raise TextFileError(f"{what} is binary", 1)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise TextFileError(f"{what} is not UTF-8 text", line) from None
