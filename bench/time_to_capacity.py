@@ -57,7 +57,7 @@ def timed_rung(k: int, latency: float, cfg: config.LadderConfig, serial: bool) -
         start = time.perf_counter()
         if serial:
             for zone in rung.zones:
-                if gcp._insert_zone(rung, zone, None).outcome == "launched":
+                if gcp.insert_zone(rung, zone).outcome == "launched":
                     break
         else:
             assert gcp.try_rung(rung).outcome == "launched"

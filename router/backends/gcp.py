@@ -216,7 +216,7 @@ class GcpBackend:
             return "transient" if _is_network(exc) else "error"
         return classify(text, status)
 
-    def _insert_zone(self, rung: Rung, zone: str, stop: threading.Event) -> ZoneOutcome:
+    def insert_zone(self, rung: Rung, zone: str) -> ZoneOutcome:
         from google.cloud.compute_v1 import types as t
 
         instances, operations, _ = self.clients()
@@ -376,13 +376,12 @@ class GcpBackend:
             zones.extend(z for z in rung.zones if region_of(z) == region)
         if not zones:
             return RungResult("quota-miss", detail="no region's quota admits this width")
-        stop = threading.Event()
         winner: ZoneOutcome | None = None
         losers: list[ZoneOutcome] = []
         fatal: ZoneOutcome | None = None
         all_regions = False
         with ThreadPoolExecutor(max_workers=min(16, len(zones))) as pool:
-            futures = {pool.submit(self._insert_zone, rung, zone, stop): zone for zone in zones}
+            futures = {pool.submit(self.insert_zone, rung, zone): zone for zone in zones}
             for future in as_completed(futures):
                 try:
                     result = future.result()
@@ -396,7 +395,6 @@ class GcpBackend:
                 if result.outcome == "launched":
                     if winner is None and fatal is None:
                         winner = result
-                        stop.set()
                     else:
                         losers.append(result)
                 elif result.outcome == "quota-miss":
