@@ -24,6 +24,16 @@ def _width(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"invalid number {text!r}: must be finite and > 0")
+    return value
+
+
 def _rate(text: str) -> float:
     try:
         value = float(text)
@@ -92,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     dispatch.add_argument("--dispatch-id", metavar="ID",
                           help="reuse an id to resume after a crash without duplicating machines")
     dispatch.add_argument("--slurm-output", metavar="DIR", help="where SLURM job output goes")
+    dispatch.add_argument("--follow", action="store_true",
+                          help="after the launch, wait for the workload and report how it ended")
+    dispatch.add_argument("--follow-interval", type=_positive, default=30.0, metavar="S",
+                          help="seconds between looks at a followed workload (default 30)")
 
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")

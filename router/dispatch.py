@@ -108,7 +108,8 @@ class Dispatcher:
         fields.update(requested_width=self.request.width, width=width,
                       degraded=width < self.request.width, **result.handle,
                       **self.selected_extra, **extra)
-        self.kept = dict(result.handle)
+        self.kept = {**result.handle, "backend": fields["backend"], "zone": fields.get("zone"),
+                     "provisioning": fields.get("provisioning")}
         self.events.emit("epm:backend-selected", **fields)
 
     def reconcile(self) -> bool:

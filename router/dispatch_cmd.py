@@ -48,8 +48,14 @@ def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
         ledger_path=None, rerun=args.dispatch_id is not None,
         slurm_output_dir=args.slurm_output)
     try:
-        return Dispatcher(request, cfg, workload, events, options,
-                          selected_extra=selected_extra).walk()
+        dispatcher = Dispatcher(request, cfg, workload, events, options,
+                                selected_extra=selected_extra)
+        code = dispatcher.walk()
+        if code == 0 and args.follow:
+            from router.follow import follow
+
+            follow(dispatcher, args.follow_interval)
+        return code
     except DispatchError as exc:
         events.emit("epm:backend-error", message=str(exc)[:500])
         print(f"backend-router: error: {exc}", file=sys.stderr)

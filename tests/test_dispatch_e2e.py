@@ -297,3 +297,52 @@ def test_emulator_fault_flags_override_the_file(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "router", "emulator", "--capacity", str(cap),
                           "--timeout-rate", "2"], capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "within 0..1" in bad.stderr
+
+
+@pytest.mark.skipif(not slurm_ready(), reason="SLURM daemons are not running (.ci/slurm-up)")
+def test_follow_reports_a_failed_job_and_never_cascades(emulator_factory,
+                                                        tmp_path: Path) -> None:
+    emu = emulator_factory({"gce": {"quotas": quotas()},
+                            "runpod": {"gpus": {"NVIDIA A100 80GB PCIe": 1}}})
+    result, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "1",
+                                  "--hours", "1", "--slurm-output", str(tmp_path), "--follow",
+                                  "--follow-interval", "0.3", command="sleep 0.5; exit 3")
+    assert result.returncode == 0, result.stderr
+    ended = events[-1]
+    assert ended["event"] == "epm:workload-ended" and ended["backend"] == "slurm"
+    assert ended["state"] == "failed" and ended["exit_code"] == 3 and ended["cascaded"] is False
+    assert not any(e.get("backend") == "runpod" for e in events)
+    assert emu.state()["pods"] == []
+
+
+def test_follow_reports_a_preempted_spot_vm_and_never_cascades(emulator_factory) -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    emu = emulator_factory({"gce": {"zones": {"us-central1-a": {"a2-ultragpu-2g": {"SPOT": 1}}},
+                                    "quotas": quotas()},
+                            "runpod": {"gpus": {"NVIDIA A100 80GB PCIe": 1}}})
+    argv = [sys.executable, "-m", "router", "dispatch", "--ladder", str(SMALL_LADDER),
+            "--intent", "capture-7b", "--gpu-count", "2", "--hours", "1",
+            "--gcp-project", "proj", "--gcp-endpoint", emu.url, "--runpod-endpoint", emu.url,
+            "--follow", "--follow-interval", "0.2", "--", "python train.py"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **python_only_path(),
+                                 "RUNPOD_API_KEY": "rpa_TESTKEY1234567890"})
+    lines = []
+    for line in proc.stdout:
+        lines.append(json.loads(line))
+        if lines[-1]["event"] == "epm:backend-selected":
+            break
+    name = lines[-1]["instance"]
+    req = urllib.request.Request(f"{emu.url}/_emulator/preempt", method="POST",
+                                 data=json.dumps({"name": name}).encode())
+    urllib.request.urlopen(req, timeout=10).read()
+    rest, _ = proc.communicate(timeout=60)
+    lines += [json.loads(line) for line in rest.splitlines()]
+    assert proc.returncode == 0
+    assert lines[-1]["event"] == "epm:workload-ended" and lines[-1]["state"] == "preempted"
+    after = lines[lines.index(next(e for e in lines if e["event"] == "epm:backend-selected")):]
+    assert not any(e["event"] == "epm:backend-attempt" for e in after)
+    assert emu.state() == {"instances": [], "pods": []}

@@ -292,6 +292,10 @@ class GcpBackend:
             return ZoneOutcome(zone, "launched", name, "already running (rerun)", created=True)
         return ZoneOutcome(zone, "error", name, f"instance {name} exists and is not ours")
 
+    def get_instance(self, zone: str, name: str) -> Any | None:
+        """The instance, or None once it no longer exists."""
+        return self._get(zone, name)
+
     def _get(self, zone: str, name: str) -> Any | None:
         instances, _, _ = self.clients()
         for attempt in range(MAX_RETRIES + 1):

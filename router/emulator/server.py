@@ -87,6 +87,12 @@ def make_handler(world: World | Holder) -> type[BaseHTTPRequestHandler]:
                 if url.path == "/_emulator/instances" and method == "GET":
                     self.send_json(200, world.snapshot())
                     return
+                if url.path == "/_emulator/preempt" and method == "POST":
+                    name = str(self.body().get("name", ""))
+                    if not world.preempt(name):
+                        raise ApiError(404, "notFound", f"no instance or pod {name!r}")
+                    self.send_json(200, {"preempted": name})
+                    return
                 if url.path == "/_emulator/reset" and method == "POST":
                     from router.emulator.state import Faults
 
@@ -163,6 +169,9 @@ def make_handler(world: World | Holder) -> type[BaseHTTPRequestHandler]:
                 self.send_json(200, {"data": {"gpuTypes": [
                     {"id": g, "displayName": g, "memoryInGb": 80, "maxGpuCount": 8}
                     for g in ids]}})
+            elif re.search(r"\bpod\s*\(", query):
+                pod_id = str(_graphql_fields(query).get("podId"))
+                self.send_json(200, {"data": {"pod": world.pods.get(pod_id)}})
             elif "pods" in query and "myself" in query:
                 self.send_json(200, {"data": {"myself": {"pods": list(world.pods.values())}}})
             else:

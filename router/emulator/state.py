@@ -303,6 +303,21 @@ class World:
                 self.runpod_capacity[pod["gpuTypeId"]] = \
                     self.runpod_capacity.get(pod["gpuTypeId"], 0) + pod["gpuCount"]
 
+    def preempt(self, name: str) -> bool:
+        """Reclaim a machine as Compute Engine does a SPOT VM with
+        instance_termination_action=DELETE (or RunPod a pod): it is gone."""
+        with self.lock:
+            for key, inst in list(self.instances.items()):
+                if inst.name == name:
+                    del self.instances[key]
+                    cap_key = (inst.zone, inst.machine_type, inst.provisioning)
+                    self.capacity[cap_key] = self.capacity.get(cap_key, 0) + 1
+                    return True
+            if name in self.pods:
+                self.terminate_pod(name)
+                return True
+            return False
+
     def snapshot(self) -> dict[str, Any]:
         with self.lock:
             return {"instances": [i.resource() | {"project": i.project, "zoneName": i.zone,
