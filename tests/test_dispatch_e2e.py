@@ -346,3 +346,36 @@ def test_follow_reports_a_preempted_spot_vm_and_never_cascades(emulator_factory)
     after = lines[lines.index(next(e for e in lines if e["event"] == "epm:backend-selected")):]
     assert not any(e["event"] == "epm:backend-attempt" for e in after)
     assert emu.state() == {"instances": [], "pods": []}
+
+
+@pytest.mark.skipif(not slurm_ready(), reason="SLURM daemons are not running (.ci/slurm-up)")
+def test_slurm_start_past_the_wait_limit_is_a_capacity_miss(emulator_factory,
+                                                            tmp_path: Path) -> None:
+    import subprocess
+
+    ladder = tmp_path / "ladder.yaml"
+    ladder.write_text(SMALL_LADDER.read_text().replace("max_wait_minutes: 30",
+                                                       "max_wait_minutes: 5"))
+    blocker = subprocess.run(["sbatch", "--parsable", "--partition=gpu", "--gres=gpu:a100:8",
+                              "--time=60", f"--output={tmp_path}/blocker.out",
+                              "--wrap", "sleep 600"], capture_output=True, text=True, timeout=30)
+    job = blocker.stdout.strip()
+    assert blocker.returncode == 0, blocker.stderr
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:  # wait until the blocker holds the GPUs
+            state = subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], capture_output=True,
+                                   text=True, timeout=10).stdout.strip()
+            if state == "RUNNING":
+                break
+            time.sleep(0.3)
+        emu = emulator_factory({"gce": {"quotas": quotas()},
+                                "runpod": {"gpus": {"NVIDIA A100 80GB PCIe": 1}}})
+        result, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "1",
+                                      "--hours", "1", ladder=ladder)
+    finally:
+        subprocess.run(["scancel", job], timeout=30, check=False)
+    assert result.returncode == 0, result.stderr
+    [slurm] = [e for e in events if e.get("backend") == "slurm"]
+    assert slurm["outcome"] == "capacity-miss" and "wait limit" in slurm["detail"]
+    assert selected(events)[0]["backend"] == "runpod"
