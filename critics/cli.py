@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from router.cliutil import OneLineParser as _Parser
-from router.cliutil import UsageError
+from router.cliutil import UsageError, bounded_float
 
-
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid threshold {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"invalid threshold {text!r}: must be >= 0")
-    return value
+_threshold = bounded_float("threshold", minimum=0)
 
 
 def build_parser() -> argparse.ArgumentParser:

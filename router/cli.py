@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from router.cliutil import OneLineParser as _Parser
-from router.cliutil import UsageError
+from router.cliutil import UsageError, bounded_float
 from router.config import ALLOWED_WIDTHS
 
 
@@ -24,36 +24,9 @@ def _width(text: str) -> int:
     return value
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number {text!r}") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"invalid number {text!r}: must be finite and > 0")
-    return value
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid rate {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"invalid rate {text!r}: must be within 0..1")
-    return value
-
-
-def _hours(text: str) -> float:
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid hours {text!r}: expected a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"invalid hours {text!r}: must be finite and > 0")
-    return value
+_positive = bounded_float("number", minimum=0, exclusive_minimum=True)
+_rate = bounded_float("rate", minimum=0, maximum=1)
+_hours = bounded_float("hours", minimum=0, exclusive_minimum=True)
 
 
 def _request_flags(parser: argparse.ArgumentParser) -> None:
