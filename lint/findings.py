@@ -44,8 +44,10 @@ def _summary(findings: list[Finding], files: int) -> str:
 def render_text(findings: list[Finding], files: int) -> str:
     lines = []
     for f in findings:
-        tag = f.rule if f.severity == "error" else f"{f.rule} (warning)"
-        lines.append(f"{f.path}:{f.line}:{f.col}: {tag} {f.message}")
+        # The contract's shape, `path:line:col: RULE message`; advisories say so
+        # at the end, where line parsers keep them inside the message.
+        suffix = "" if f.severity == "error" else " (warning)"
+        lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}{suffix}")
     lines.append(_summary(findings, files))
     return "\n".join(lines)
 
