@@ -331,4 +331,3 @@ class HardcodedWidth(Rule):
 
 RULES: tuple[Rule, ...] = (UnshardedWide(), UnderSaturated(), NeedlesslyNarrow(),
                            UnwaitedBackground(), Oversubscribed(), HardcodedWidth())
-DENY_RULES = tuple(rule.name for rule in RULES if rule.severity == "error")

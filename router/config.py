@@ -89,9 +89,6 @@ class LadderConfig:
     intents: dict[str, Intent]
     gcp: GcpSettings = GcpSettings()
 
-    def intent(self, name: str) -> Intent:
-        return self.intents[name]
-
 
 class _Reader:
     """Typed access to a located document, raising ConfigError with lines."""

@@ -25,7 +25,6 @@ class Options:
     gcp_project: str | None
     gcp_endpoint: str | None
     runpod_endpoint: str | None
-    ledger_path: str | None
     rerun: bool  # the dispatch id was given: look for what an earlier run made
     slurm_output_dir: str | None = None
 
@@ -64,6 +63,9 @@ class Dispatcher:
         self.events = events
         self.options = options
         self.rungs = plan(request, config)
+        # Every zone the ladder may touch: where an earlier run of this id left machines.
+        self.gcp_zones = list(dict.fromkeys(z for r in self.rungs if r.backend == "gcp"
+                                            for z in r.zones))
         self._gcp = self._slurm = self._runpod = None
         self.kept: dict[str, Any] | None = None  # the selected machine's handle
 
@@ -115,10 +117,8 @@ class Dispatcher:
     def reconcile(self) -> bool:
         """After a crash, a rerun with the same dispatch id adopts what the first
         run launched (keeping exactly one machine) instead of launching again."""
-        gcp_zones = list(dict.fromkeys(z for r in self.rungs if r.backend == "gcp"
-                                       for z in r.zones))
-        if gcp_zones and self.options.gcp_project:
-            found = self.gcp().find_existing(gcp_zones)
+        if self.gcp_zones and self.options.gcp_project:
+            found = self.gcp().find_existing(self.gcp_zones)
             if found:
                 found.sort(key=lambda zi: (-int(zi[1].labels.get("wl-width", "0")), zi[0]))
                 keep_zone, keep = found[0]
@@ -158,12 +158,10 @@ class Dispatcher:
         one request timeout, then delete every machine of this dispatch id but
         the selected one, so at most one survives."""
         keep = self.kept or {}
-        gcp_zones = list(dict.fromkeys(z for r in self.rungs if r.backend == "gcp"
-                                       for z in r.zones))
-        if not (gcp_zones and self.options.gcp_project):
+        if not (self.gcp_zones and self.options.gcp_project):
             return
         time.sleep(self.config.gcp.request_timeout_seconds)
-        for zone, inst in self.gcp().find_existing(gcp_zones):
+        for zone, inst in self.gcp().find_existing(self.gcp_zones):
             if inst.name != keep.get("instance"):
                 self.gcp().delete_confirmed(zone, inst.name)
 
@@ -211,7 +209,7 @@ class Dispatcher:
     def _claim_gcp_attempt(self) -> bool:
         from router.ledger import Ledger
 
-        ledger = Ledger(self.options.ledger_path or self.config.ledger_path)
+        ledger = Ledger(self.config.ledger_path)
         try:
             allowed, _ = ledger.claim(self.workload.dispatch_id,
                                       self.config.gcp_attempt_cap_per_day)

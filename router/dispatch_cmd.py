@@ -45,7 +45,7 @@ def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
         gcp_project=args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
         or os.environ.get("CLOUDSDK_CORE_PROJECT"),
         gcp_endpoint=args.gcp_endpoint, runpod_endpoint=args.runpod_endpoint,
-        ledger_path=None, rerun=args.dispatch_id is not None,
+        rerun=args.dispatch_id is not None,
         slurm_output_dir=args.slurm_output)
     try:
         dispatcher = Dispatcher(request, cfg, workload, events, options,

@@ -40,7 +40,6 @@ class EventLog:
         self.lock = threading.Lock()
         self.secrets = tuple(v for k, v in os.environ.items()
                              if _SECRET_KEYS.search(k) and len(v) >= 8)
-        self.history: list[dict[str, Any]] = []
 
     def emit(self, event: str, **fields: Any) -> dict[str, Any]:
         record = {"event": event, "dispatch_id": self.dispatch_id, **fields,
@@ -48,7 +47,6 @@ class EventLog:
         record = redact(record, self.secrets)
         line = json.dumps(record, sort_keys=False) + "\n"
         with self.lock:
-            self.history.append(record)
             self.stdout.write(line)
             self.stdout.flush()
             if self.fd is not None:

@@ -12,8 +12,6 @@ from typing import Any
 
 SLURM_RUNNING = {"PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING",
                  "SUSPENDED", "STAGE_OUT", "SIGNALING"}
-SLURM_FAILED = {"FAILED", "OUT_OF_MEMORY", "TIMEOUT", "CANCELLED", "NODE_FAIL", "BOOT_FAIL",
-                "DEADLINE", "SPECIAL_EXIT"}
 
 
 def slurm_state(job_id: str) -> tuple[str, dict[str, Any]] | None:

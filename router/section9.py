@@ -85,8 +85,8 @@ class Plan:
 @dataclass(frozen=True)
 class Block:
     text: str
-    line_offset: int  # lines inside `text` are file lines shifted by this much
-    fence_line: int
+    fence_line: int  # 1-based line of the opening fence; block line k is file line
+    # fence_line + k, so the fence line is also the offset for located YAML
 
 
 def _is_section9_heading(text: str) -> bool:
@@ -121,8 +121,7 @@ def find_block(markdown: str, path: str, tokens: list[Any] | None = None) -> Blo
                 section_line = (token.map or [0])[0] + 1
         elif (section_level is not None and token.type == "fence" and token.map
               and token.info.strip().split(maxsplit=1)[:1] == ["yaml"]):
-            return Block(text=token.content, line_offset=token.map[0] + 1,
-                         fence_line=token.map[0] + 1)
+            return Block(text=token.content, fence_line=token.map[0] + 1)
     if section_level is None:
         raise PlanError(path, None, "no §9 section (a heading starting with '§9' or '9.')")
     raise PlanError(path, section_line, "§9 section has no ```yaml block")
@@ -182,7 +181,7 @@ def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Pla
     """Find, load and schema-check a plan's §9 block. Raises PlanError."""
     block = find_block(markdown, path, tokens)
     try:
-        located = yamlsafe.load(block.text, line_offset=block.line_offset,
+        located = yamlsafe.load(block.text, line_offset=block.fence_line,
                                 max_bytes=MAX_BLOCK_BYTES, max_nodes=MAX_BLOCK_NODES)
     except yamlsafe.YamlError as exc:
         raise PlanError(path, exc.line, f"§9 block: {exc.message}") from None

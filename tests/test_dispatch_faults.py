@@ -88,7 +88,7 @@ def run_child(url: str, request: Request, dispatch_id: str, events: Path, rerun:
                               RUNPOD_API_KEY="rpa_FAULTTEST0000")
             log = EventLog(dispatch_id, str(events), stdout=open(os.devnull, "w"))  # noqa: SIM115
             options = Options(gcp_project="proj", gcp_endpoint=url, runpod_endpoint=url,
-                              ledger_path=None, rerun=rerun)
+                              rerun=rerun)
             dispatcher = Dispatcher(request, CFG, Workload(dispatch_id, "run --shards {width}"),
                                     log, options)
             dispatcher.gcp().sleep = lambda s: time.sleep(s / 20)  # keep backoff short

@@ -124,7 +124,7 @@ with Emulator(world) as emu:
     cfg = config.load(sys.argv[1])
     d = Dispatcher(Request("capture-7b", 1, 1.0), cfg, Workload("lazy", "true"),
                    EventLog("lazy", None, stdout=open("/dev/null", "w")),
-                   Options("p", emu.url, emu.url, None, False))
+                   Options("p", emu.url, emu.url, False))
     print("CODE", d.walk(), "runpod" in sys.modules)
 """
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}

@@ -6,8 +6,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-OUTCOMES = ("launched", "capacity-miss", "quota-miss", "unavailable", "cap-reached", "error")
-
 
 class DispatchError(Exception):
     """A permanent error (credentials, permission, invalid request): stop the walk."""

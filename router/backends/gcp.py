@@ -48,7 +48,6 @@ class ZoneOutcome:
     name: str
     detail: str = ""
     all_regions: bool = False
-    created: bool = False  # an instance exists that we must keep or delete
 
 
 def region_of(zone: str) -> str:
@@ -262,7 +261,7 @@ class GcpBackend:
             if _status(op) == "DONE":
                 errors = list(op.error.errors) if op.error else []
                 if not errors:
-                    return ZoneOutcome(zone, "launched", name, created=True)
+                    return ZoneOutcome(zone, "launched", name)
                 text = " ".join(f"{e.code} {e.message}" for e in errors)
                 kind = classify(text, op.http_error_status_code or None)
                 if kind in ("rate", "transient"):
@@ -283,13 +282,13 @@ class GcpBackend:
         ours to keep or delete; if not, the zone missed."""
         found = self._get(zone, name)
         if found is not None:
-            return ZoneOutcome(zone, "launched", name, created=True)
+            return ZoneOutcome(zone, "launched", name)
         return ZoneOutcome(zone, "capacity-miss", name, f"no answer: {detail}")
 
     def _adopt(self, zone: str, name: str) -> ZoneOutcome:
         found = self._get(zone, name)
         if found is not None and found.labels.get(DISPATCH_LABEL) == self.workload.dispatch_id:
-            return ZoneOutcome(zone, "launched", name, "already running (rerun)", created=True)
+            return ZoneOutcome(zone, "launched", name, "already running (rerun)")
         return ZoneOutcome(zone, "error", name, f"instance {name} exists and is not ours")
 
     def get_instance(self, zone: str, name: str) -> Any | None:

@@ -11,7 +11,7 @@ import re
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from router import yamlsafe
@@ -68,7 +68,6 @@ class Instance:
     metadata: dict[str, str]
     labels: dict[str, str]
     status: str = "RUNNING"
-    created: float = field(default_factory=time.time)
 
     def resource(self) -> dict[str, Any]:
         base = f"https://www.googleapis.com/compute/v1/projects/{self.project}/zones/{self.zone}"
@@ -117,7 +116,6 @@ class World:
         self.operations: dict[str, dict[str, Any]] = {}
         self.request_ids: dict[str, str] = {}
         self.pods: dict[str, dict[str, Any]] = {}
-        self.calls: list[str] = []
 
     # ---- faults -------------------------------------------------------------------
 
@@ -178,7 +176,6 @@ class World:
                request_id: str | None) -> tuple[dict[str, Any], bool]:
         """Returns (operation, stall): stall means the HTTP response should hang."""
         with self.lock:
-            self.calls.append(f"insert {zone} {body.get('name')}")
             if request_id and request_id in self.request_ids:
                 return self.operations[self.request_ids[request_id]], False
             name = str(body.get("name", ""))
@@ -266,7 +263,6 @@ class World:
     def delete(self, project: str, zone: str, name: str,
                request_id: str | None) -> dict[str, Any]:
         with self.lock:
-            self.calls.append(f"delete {zone} {name}")
             if request_id and request_id in self.request_ids:
                 return self.operations[self.request_ids[request_id]]
             inst = self.instances.pop((project, zone, name), None)
