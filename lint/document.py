@@ -1,9 +1,12 @@
-"""A Markdown file parsed once for every rule: prose units with line numbers,
-code fences (which are code, not prose), front matter, and HTML comments.
+"""A Markdown file parsed once for every rule: prose units with exact source
+positions, the lists and tables they sit in, code fences (which are code, not
+prose), front matter, and HTML comments.
 
 markdown-it-py gives block structure and line maps. Inline parsing is off:
-rules read the raw inline text (with backticks and emphasis stripped), which
-is both faster and what the claim patterns are written against.
+rules read the raw inline text with backticks and emphasis stripped, which is
+both faster and what the claim engine reads. Each unit keeps where every line
+of its text starts in the file, so a finding inside a list item or a table
+cell points at the claim itself, not at the list marker.
 """
 
 from __future__ import annotations
@@ -12,19 +15,53 @@ import re
 from dataclasses import dataclass, field
 
 FRONT_MATTER_FENCES = ("---", "+++")
+# Backticks and emphasis markers; a '*' after '-', '/' or '{' is a wildcard
+# ("a3-highgpu-*"), not emphasis, and stays.
+_MARKUP = re.compile(r"`|(?<![-/{])\*")
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One piece of prose: a heading, a paragraph, or a table row."""
+    """One piece of prose: a heading, a paragraph (maybe in a list item), or a
+    table row."""
 
     kind: str  # "heading" | "paragraph" | "table-row"
     line: int  # 1-based line of the unit's first line
-    text: str  # raw inline text, markup stripped; newlines kept
+    text: str  # inline text, markup stripped; newlines kept
     heading: str  # text of the nearest heading above (for context)
+    raw: str = ""  # inline text before markup stripping
+    cols: tuple[int, ...] = ()  # 0-based column where each raw line starts
+    list_id: int = 0  # the list this unit's item belongs to (0: none)
+    ordered: bool = False  # that list is numbered
+    item: int = 0  # 1-based item index in that list (0: not a list item)
+    table_id: int = 0  # the table this row belongs to (0: none)
+    cells: tuple[str, ...] = ()  # a table row's cells, markup stripped
+    header: bool = False  # a table's header row
 
     def line_at(self, offset: int) -> int:
         return self.line + self.text.count("\n", 0, offset)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) in the file of `offset` in `text`."""
+        raw_offset = self._raw_offset(offset)
+        raw = self.raw or self.text
+        line_index = raw.count("\n", 0, raw_offset)
+        line_start = raw.rfind("\n", 0, raw_offset) + 1
+        base = self.cols[line_index] if line_index < len(self.cols) else 0
+        return self.line + line_index, base + raw_offset - line_start + 1
+
+    def _raw_offset(self, offset: int) -> int:
+        """`offset` in `text` mapped back into `raw` (markup chars skipped)."""
+        raw = self.raw
+        if not raw or raw == self.text:
+            return offset
+        seen = 0
+        for index, char in enumerate(raw):
+            if seen == offset and not _MARKUP.match(char):
+                return index
+            if not _MARKUP.match(char):
+                seen += 1
+        return len(raw)
 
 
 @dataclass
@@ -36,9 +73,7 @@ class Document:
     code_lines: set[int] = field(default_factory=set)  # 1-based lines inside fences
     front_matter: tuple[int, int] | None = None  # 1-based inclusive line range
     tokens: list = field(default_factory=list)  # block tokens, shared with the §9 parser
-
-
-_MARKUP = re.compile(r"[`*]")
+    cache: dict = field(default_factory=dict)  # per-document results shared by rules
 
 
 def _front_matter_end(lines: list[str]) -> int | None:
@@ -50,6 +85,17 @@ def _front_matter_end(lines: list[str]) -> int | None:
         if lines[i].strip() in (closer, "..."):
             return i
     return None
+
+
+def _columns(raw: str, first_line: int, lines: list[str]) -> tuple[int, ...]:
+    """Where each line of `raw` starts in the source lines from `first_line`
+    (0-based): markdown-it drops list markers, quote markers and indentation."""
+    cols = []
+    for i, part in enumerate(raw.split("\n")):
+        source = lines[first_line + i] if first_line + i < len(lines) else ""
+        found = source.find(part) if part else -1
+        cols.append(found if found >= 0 else len(source) - len(source.lstrip()))
+    return tuple(cols)
 
 
 def parse(path: str, text: str) -> Document:
@@ -66,28 +112,97 @@ def parse(path: str, text: str) -> Document:
     tokens = block_tokens(body)
     doc.tokens = tokens
     heading = ""
-    row_cells: list[str] = []
-    row_line = 0
     kind = "paragraph"
+    lists: list[list] = []  # stack of [list_id, ordered, item_count]
+    next_list = next_table = 0
+    table_id = 0
+    in_header = False
+    row: list[tuple[str, str, int, int]] = []  # (text, raw, line, col) per cell
+    row_line = 0
     for i, token in enumerate(tokens):
-        if token.type in ("fence", "code_block") and token.map:
+        kind_of = token.type
+        if kind_of in ("fence", "code_block") and token.map:
             doc.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
-        elif token.type == "heading_open":
+        elif kind_of == "heading_open":
             kind = "heading"
-        elif token.type == "paragraph_open":
+        elif kind_of == "paragraph_open":
             kind = "paragraph"
-        elif token.type == "tr_open" and token.map:
-            row_cells, row_line = [], token.map[0] + 1
-        elif token.type == "tr_close":
-            doc.units.append(Unit("table-row", row_line,
-                                  _MARKUP.sub("", " | ".join(row_cells)), heading))
-        elif token.type == "inline" and token.map:
+        elif kind_of in ("bullet_list_open", "ordered_list_open"):
+            next_list += 1
+            lists.append([next_list, kind_of == "ordered_list_open", 0])
+        elif kind_of in ("bullet_list_close", "ordered_list_close") and lists:
+            lists.pop()
+        elif kind_of == "list_item_open" and lists:
+            lists[-1][2] += 1
+        elif kind_of == "table_open":
+            next_table += 1
+            table_id = next_table
+        elif kind_of == "table_close":
+            table_id = 0
+        elif kind_of == "thead_open":
+            in_header = True
+        elif kind_of == "thead_close":
+            in_header = False
+        elif kind_of == "tr_open" and token.map:
+            row, row_line = [], token.map[0] + 1
+        elif kind_of == "tr_close":
+            _add_row(doc, row, row_line, heading, table_id, in_header)
+        elif kind_of == "inline" and token.map:
             parent = tokens[i - 1].type if i else ""
-            content = _MARKUP.sub("", token.content)
+            raw = token.content
             if parent in ("th_open", "td_open"):
-                row_cells.append(content)
+                source = lines[token.map[0]] if token.map[0] < len(lines) else ""
+                row.append((_MARKUP.sub("", raw), raw, token.map[0] + 1,
+                            _cell_column(source, raw, len(row))))
                 continue
+            content = _MARKUP.sub("", raw)
             if kind == "heading":
                 heading = content
-            doc.units.append(Unit(kind, token.map[0] + 1, content, heading))
+            list_id, ordered, item = lists[-1] if lists and kind != "heading" else (0, False, 0)
+            doc.units.append(Unit(kind, token.map[0] + 1, content, heading, raw,
+                                  _columns(raw, token.map[0], lines), list_id, ordered, item))
     return doc
+
+
+def _cell_column(source: str, raw: str, index: int) -> int:
+    """0-based column of the `index`-th cell's text in a table row line."""
+    pos = 0
+    for _ in range(index + 1):
+        bar = source.find("|", pos)
+        if bar < 0:
+            break
+        pos = bar + 1
+        if index == 0 and not source[:bar].strip():
+            break  # a leading pipe: the first cell starts after it
+    found = source.find(raw, pos if index or source.lstrip().startswith("|") else 0)
+    return found if found >= 0 else 0
+
+
+def _add_row(doc: Document, row: list[tuple[str, str, int, int]], line: int, heading: str,
+             table_id: int, header: bool) -> None:
+    """A table row as one unit whose text is its cells joined by ' | '; the
+    columns map each cell back to its place in the row's source line."""
+    if not row:
+        return
+    text = " | ".join(cell for cell, _, _, _ in row)
+    raw = " | ".join(r for _, r, _, _ in row)
+    doc.units.append(_RowUnit("table-row", line, text, heading, raw, (0,), 0, False, 0,
+                              table_id, tuple(cell for cell, _, _, _ in row), header,
+                              tuple((len(" | ".join(r for _, r, _, _ in row[:k])) +
+                                     (3 if k else 0), col) for k, (_, _, _, col)
+                                    in enumerate(row))))
+
+
+@dataclass(frozen=True)
+class _RowUnit(Unit):
+    """A table row: positions map through each cell's own column."""
+
+    cell_starts: tuple[tuple[int, int], ...] = ()  # (offset in raw, column in source)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        raw_offset = self._raw_offset(offset)
+        start, col = 0, 0
+        for cell_offset, cell_col in self.cell_starts:
+            if cell_offset <= raw_offset:
+                start, col = cell_offset, cell_col
+        return self.line, col + raw_offset - start + 1

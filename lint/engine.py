@@ -13,7 +13,6 @@ from lint.workspace import SKIP_DIRS, Workspace
 
 MAX_BYTES = 20_000_000
 PARALLEL_MIN_FILES = 48  # below this, process start-up costs more than it saves
-MARKDOWN_RULES = {"ladder-drift", "stale-claim", "critic-drift", "plan-block"}
 
 
 @dataclass
@@ -111,7 +110,21 @@ class Linter:
         self.fix = fix
         self._config = None
         self._claims = None
+        self._engine = None
         self.fixed: list[str] = []
+        from lint.rules import registry
+
+        rules = registry()
+        self.rules = [rules[name] for name in sorted(selected) if name in rules]
+
+    @property
+    def engine(self):
+        """The claim engine (lexicon + fact model), built on first use."""
+        if self._engine is None:
+            from lint import analysis
+
+            self._engine = analysis.build(self.config, self.ws.lexicon)
+        return self._engine
 
     @property
     def config(self):
@@ -133,29 +146,18 @@ class Linter:
 
     def markdown(self, target: Target, text: str) -> list[Finding]:
         from lint import document
+        from lint.rule import Context
 
         doc = document.parse(target.display, text)
         if self.fix and "ladder-drift" in self.selected and "<!--" in text:
             text = self._fix_regions(target, doc, text)
             if text != doc.text:
                 doc = document.parse(target.display, text)
+        ctx = Context(target.display, doc, text, target.kinds, self, self.selected)
         findings: list[Finding] = []
-        if "ladder-drift" in self.selected:
-            from lint.rules import ladder_drift
-
-            findings += ladder_drift.check(doc, self.config)
-        if "stale-claim" in self.selected:
-            from lint.rules import stale_claim
-
-            findings += stale_claim.check(doc, self.claims)
-        if "critic" in target.kinds and "critic-drift" in self.selected:
-            from lint.rules import critic_drift
-
-            findings += critic_drift.check(doc)
-        if "plan" in target.kinds and "plan-block" in self.selected:
-            from lint.rules import plan_block
-
-            findings += plan_block.check(doc, self.config)
+        for rule in self.rules:
+            if rule.reads != "python" and (rule.reads == "markdown" or rule.reads in target.kinds):
+                findings += rule.check(ctx)
         return suppress.apply(target.display, findings,
                               suppress.markdown(doc.lines, doc.code_lines), self.selected)
 
@@ -201,7 +203,7 @@ class Linter:
     def run(self, targets: list[Target]) -> list[Finding]:
         findings: list[Finding] = []
         python_items: list[tuple[Target, str]] = []
-        needs_markdown = bool(self.selected & MARKDOWN_RULES)
+        needs_markdown = any(rule.reads != "python" for rule in self.rules)
         for target in targets:
             if "python" in target.kinds and "dollar-cap" not in self.selected:
                 continue

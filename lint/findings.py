@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RULE_DOCS = {
-    "ladder-drift": "a surface states a ladder fact that contradicts the router's config",
-    "stale-claim": "a retired statement that no longer describes the router",
-    "critic-drift": "the critic's guidance contradicts the critic's rules",
-    "plan-block": "a §9 block that does not parse or does not fit the schema or the ladder",
-    # The rule's own name reads as a dollar cap to the rule itself.
-    "dollar-cap": "Python code that caps spend in dollars",  # workflow-lint: ignore[dollar-cap]
-    "unused-suppression": "a suppression comment that suppresses nothing",
-    "file-error": "a file that cannot be read or parsed",
-}
+
+def rule_docs() -> dict[str, str]:
+    """Each rule's one-line summary, from the rule registry."""
+    from lint.rules import ENGINE_RULES, registry
+
+    return {**{name: rule.summary for name, rule in registry().items()}, **ENGINE_RULES}
 
 
 @dataclass(frozen=True, order=True)
@@ -78,7 +74,8 @@ def render_github(findings: list[Finding]) -> str:
 def render_sarif(findings: list[Finding], version: str) -> str:
     import json
 
-    rules = sorted(RULE_DOCS)
+    docs = rule_docs()
+    rules = sorted(docs)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -87,7 +84,7 @@ def render_sarif(findings: list[Finding], version: str) -> str:
                 "name": "workflow-lint",
                 "version": version,
                 "rules": [{"id": rule, "name": rule,
-                           "shortDescription": {"text": RULE_DOCS[rule]}}
+                           "shortDescription": {"text": docs[rule]}}
                           for rule in rules],
             }},
             "results": [{

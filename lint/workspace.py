@@ -16,7 +16,8 @@ DEFAULT_PLANS = ("plans/**/*.md", "plans/*.md")
 DEFAULT_PYTHON = ("**/*.py",)
 SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist",
              ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
-KEYS = {"ladder", "surfaces", "critic_guidance", "plans", "python", "exclude", "stale_claims"}
+KEYS = {"ladder", "surfaces", "critic_guidance", "plans", "python", "exclude", "stale_claims",
+        "lexicon", "strict"}
 
 
 class WorkspaceError(ValueError):
@@ -33,6 +34,8 @@ class Workspace:
     python: tuple[str, ...] = DEFAULT_PYTHON
     exclude: tuple[str, ...] = ()
     stale_claims: Path | None = None
+    lexicon: Path | None = None  # extra lexicon entries (synonyms, cues), merged
+    strict: bool = False  # turn on the rules that are off by default
     configured: set[str] = field(default_factory=set)
 
     def rel(self, path: Path) -> str:
@@ -84,7 +87,11 @@ def load(root: Path) -> Workspace:
     for key in ("surfaces", "critic_guidance", "plans", "python", "exclude"):
         if key in table:
             setattr(ws, key, _strings(table, key, pyproject))
-    for key in ("ladder", "stale_claims"):
+    if "strict" in table:
+        if not isinstance(table["strict"], bool):
+            raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] strict must be true or false")
+        ws.strict = table["strict"]
+    for key in ("ladder", "stale_claims", "lexicon"):
         if key in table:
             if not isinstance(table[key], str):
                 raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] {key} must be a path")

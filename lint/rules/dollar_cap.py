@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from lint.findings import Finding
+from lint.rule import Context, Example, Rule
 
 NAME = "dollar-cap"
 MONEY_KEYS = ("usd", "dollar", "spend", "spent", "cost", "price", "budget", "cents")
@@ -36,28 +37,6 @@ NOT_DOLLARS = {"gpu", "gpus", "attempt", "attempts", "retry", "retries", "token"
                "nodes", "rate", "workers", "len", "length", "count"}
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _IDENTIFIER_LIKE = re.compile(r"^-{0,2}[A-Za-z][A-Za-z0-9_.-]{2,80}$")
-
-VALID = [
-    "PRICE_PER_GPU_HOUR_USD = {'a2-ultragpu-8g': 40.0}",
-    "estimated_cost_usd = hours * rate\nprint(f'cost so far: ${estimated_cost_usd:.2f}')",
-    "MAX_GPU_HOURS = 64\nmax_attempts = 3\ntoken_budget = 8000",
-    "def report(total_cost: float) -> str:\n    return f'{total_cost:.2f} USD'",
-    '"""There are no dollar caps anywhere: spend is not budgeted."""',
-    "if gpu_hours > MAX_GPU_HOURS:\n    raise SystemExit('too long')",
-    "cost_table = load_prices()\nfor machine, price in cost_table.items():\n    print(price)",
-]
-INVALID = [
-    "MAX_COST_USD = 50.0",
-    "class Config:\n    per_instance_cost_limit: float = 3.0",
-    "def run(task, max_budget_per_task: float = 4.0):\n    pass",
-    "parser.add_argument('--max-spend-usd', type=float)",
-    "limit = os.environ['SPEND_CAP_DOLLARS']",
-    "settings = {'cost_limit': 10}",
-    "if total_cost >= 25:\n    stop()",
-    "while spent_usd < self.cap:\n    step()",
-    "agent = Agent(dollar_limit=5)",
-]
-
 
 def _tokens(name: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(name)}
@@ -280,3 +259,41 @@ def check(path: str, text: str) -> list[Finding]:
         line, col = (pos.start.line, pos.start.column + 1) if pos else (1, 1)
         findings.append(Finding(path, line, col, NAME, message))
     return sorted(set(findings))
+
+
+class DollarCap(Rule):
+    """Flags Python code that caps, budgets or limits spend in dollars: names
+    that combine money with a cap (constants, attributes, dataclass fields,
+    parameters, keyword arguments, dict keys, CLI flags, environment
+    variables) and comparisons of spend against a threshold that gate
+    behaviour (`if`, `while`, `assert`, `return`). Prices, estimates, reports
+    and caps on anything that is not dollars (GPUs, attempts, tokens,
+    GPU-hours, quotas, time, memory) are fine. Wall-clock is the scarce
+    resource and GCP credits are not, so a dollar cap trades hours for pennies."""
+
+    name = "dollar-cap"
+    summary = "Python code that caps spend in dollars"  # workflow-lint: ignore[dollar-cap]
+    reads = "python"
+    VALID = [
+        Example("PRICE_PER_GPU_HOUR_USD = {'a2-ultragpu-8g': 40.0}"),
+        Example("estimated_cost_usd = hours * rate\nprint(f'cost so far: ${estimated_cost_usd:.2f}')"),
+        Example('MAX_GPU_HOURS = 64\nmax_attempts = 3\ntoken_budget = 8000'),
+        Example("def report(total_cost: float) -> str:\n    return f'{total_cost:.2f} USD'"),
+        Example('"""There are no dollar caps anywhere: spend is not budgeted."""'),
+        Example("if gpu_hours > MAX_GPU_HOURS:\n    raise SystemExit('too long')"),
+        Example('cost_table = load_prices()\nfor machine, price in cost_table.items():\n    print(price)'),
+    ]
+    INVALID = [
+        Example('MAX_COST_USD = 50.0', 1, 1),
+        Example('class Config:\n    per_instance_cost_limit: float = 3.0', 2, 5),
+        Example('def run(task, max_budget_per_task: float = 4.0):\n    pass', 1, 15),
+        Example("parser.add_argument('--max-spend-usd', type=float)", 1, 21),
+        Example("limit = os.environ['SPEND_CAP_DOLLARS']", 1, 20),
+        Example("settings = {'cost_limit': 10}", 1, 13),
+        Example('if total_cost >= 25:\n    stop()', 1, 4),
+        Example('while spent_usd < self.cap:\n    step()', 1, 7),
+        Example('agent = Agent(dollar_limit=5)', 1, 15),
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        return check(ctx.path, ctx.text)

@@ -2,64 +2,110 @@
 
 from __future__ import annotations
 
-from lint import claims, generated
-from lint.document import Document
+from lint import generated
 from lint.findings import Finding
-from router.config import LadderConfig
+from lint.rule import Context, Example, Rule
 
-NAME = "ladder-drift"
-
-
-def _col(unit_text: str, offset: int) -> int:
-    return offset - (unit_text.rfind("\n", 0, offset) + 1) + 1
+CRITIC_TOPICS = {"critic verdict", "widening threshold", "parallel work"}
 
 
-def check(doc: Document, config: LadderConfig) -> list[Finding]:
+def claim_findings(ctx: Context, rule: str, critic_topics: bool) -> list[Finding]:
+    """One finding per wrong sentence, from the claim engine's readings."""
+    from lint import suggest
+
+    engine = ctx.run.engine
+    critic = "critic" in ctx.kinds
+    skip = region_lines(ctx)
+    stale = set()
+    if "stale-claim" in ctx.selected and not critic_topics:
+        from lint.rules.stale_claim import matched_sentences
+
+        stale = matched_sentences(ctx)
     findings = []
-    region_lines: set[int] = set()
-    for region in generated.regions(doc.lines, doc.code_lines, config):
-        last = region.end if region.end is not None else region.begin
-        region_lines.update(range(region.begin + 1, last + 2))
-        if region.end is None:
-            findings.append(Finding(doc.path, region.begin + 1, 1, NAME,
-                                    f"generated region '{region.kind}' has no "
-                                    "'<!-- workflow-lint:end -->' marker"))
-        elif region.expected is None:
-            known = ", ".join(sorted(generated.RENDERERS))
-            findings.append(Finding(doc.path, region.begin + 1, 1, NAME,
-                                    f"unknown generated region '{region.kind}' (known: {known})"))
-        elif region.stale:
-            findings.append(Finding(doc.path, region.begin + 1, 1, NAME,
-                                    f"generated region '{region.kind}' is stale against the "
-                                    "ladder config; run workflow-lint --fix"))
-    for unit in doc.units:
-        if unit.line in region_lines:
+    for r in engine.analyze(ctx.doc, skip, critic):
+        if (r.unit.line, r.sentence.start) in stale:
             continue
-        for drift in claims.check_text(unit.text, config):
-            findings.append(Finding(doc.path, unit.line_at(drift.offset),
-                                    _col(unit.text, drift.offset), NAME, drift.message))
+        for p, verdict in r.drifts():
+            if (p.topic in CRITIC_TOPICS) != critic_topics:
+                continue
+            line, col = r.unit.position(p.start)
+            fix = suggest.suggestion(engine, r.text, p, verdict, r.sentence.start, critic)
+            message = f"{p.topic}: the text says {p.describe()}; the ladder says " \
+                      f"{verdict.expected}" if not critic_topics else \
+                      f"{p.topic}: the text says {p.describe()}; {verdict.expected}"
+            if fix:
+                message += f". Suggested: \"{fix}\""
+            findings.append(Finding(ctx.path, line, col, rule, message))
+            break  # one finding per sentence: its first wrong claim
     return findings
 
 
-# Examples run as tests (tests/test_lint_rules.py): each VALID document lints
-# clean, each INVALID one yields exactly one ladder-drift finding.
-VALID = [
-    "The router walks GCP → SLURM → RunPod.",
-    "Wide first: 8×, then 4×, 2×, 1× on capacity misses.",
-    "After the 1× GCP rungs come the SLURM lanes, then RunPod, the last rung.",
-    "Short jobs (under 4 h) lead with SPOT; long jobs lead with FLEX_START.",
-    "`a3-highgpu-8g` is FLEX_START/SPOT-only.",
-    "RunPod is used only after GCP and SLURM are exhausted.",
-    "WebGPU runs 8x faster than WebGL, then 2x again with shaders.",
-    "```text\nRunPod → GCP\n```",
-    "| step | backend |\n| --- | --- |\n| 1 | GCP → SLURM → RunPod |",
-]
-INVALID = [
-    "Try RunPod → GCP → SLURM.",
-    "Degrade 1× → 2× → 4× → 8×.",
-    "`a3-highgpu-8g` is SPOT-only.",
-    "Short jobs lead with FLEX_START.",
-    "SLURM is the last rung.",
-    "| step | backend |\n| --- | --- |\n| 1 | SLURM → GCP |",
-    "<!-- workflow-lint:generated ladder-order -->\n1. stale\n<!-- workflow-lint:end -->",
-]
+def region_lines(ctx: Context) -> set[int]:
+    key = "generated-regions"
+    if key not in ctx.doc.cache:
+        lines: set[int] = set()
+        regions = generated.regions(ctx.doc.lines, ctx.doc.code_lines, ctx.run.config)
+        for region in regions:
+            last = region.end if region.end is not None else region.begin
+            lines.update(range(region.begin + 1, last + 2))
+        ctx.doc.cache[key] = (regions, lines)
+    return ctx.doc.cache[key][1]
+
+
+class LadderDrift(Rule):
+    """Reads the prose of each surface (sentences in paragraphs, list items,
+    headings as context, table rows; not fenced or indented code, not front
+    matter) into propositions about the ladder, and reports each one that the
+    router's ladder config contradicts: backend order, SLURM lane order, the
+    width chain, provisioning models per family or machine type, the lead
+    model per job length, the short threshold, the FLEX_START maximum run,
+    the family order at one width, an intent's minimum width, the auto
+    ladder, and derived facts such as a job's length at a degraded width. It
+    also reports a stale, unterminated or unknown generated region."""
+
+    name = "ladder-drift"
+    summary = "a surface states a ladder fact that contradicts the router's config"
+    VALID = [
+        Example("The router walks GCP → SLURM → RunPod."),
+        Example("Wide first: 8×, then 4×, 2×, 1× on capacity misses."),
+        Example("After the 1× GCP rungs come the SLURM lanes, then RunPod, the last rung."),
+        Example("Short jobs (under 4 h) lead with SPOT; long jobs lead with FLEX_START."),
+        Example("Short jobs never lead with FLEX_START."),
+        Example("`a3-highgpu-8g` is FLEX_START/SPOT-only, and `a2-ultragpu-8g` is not "
+                "SPOT-only."),
+        Example("The SLURM lanes are tried after the narrowest GCP rungs and before RunPod."),
+        Example("## Debugging\n\nOpen an interactive shell with Slurm first, then attach."),
+        Example("The video player steps speed 1x -> 2x -> 4x -> 8x."),
+        Example("```text\nRunPod → GCP\n```"),
+    ]
+    INVALID = [
+        Example("Try RunPod → GCP → SLURM.", 1, 5),
+        Example("Degrade 1× → 2× → 4× → 8× on capacity misses.", 1, 9),
+        Example("`a3-highgpu-8g` is SPOT-only.", 1, 2),
+        Example("Short jobs lead with STANDARD (on-demand).", 1, 22),
+        Example("- On a capacity miss, SLURM is the last rung.", 1, 23),
+        Example("| step | backend |\n| --- | --- |\n| 1 | SLURM |\n| 2 | GCP |", 4, 7),
+        Example("A 3 h job at 8× that degrades to 2× still counts as short.", 1, 53),
+        Example("<!-- workflow-lint:generated ladder-order -->\n1. stale\n"
+                "<!-- workflow-lint:end -->", 1, 1),
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        region_lines(ctx)
+        regions, _ = ctx.doc.cache["generated-regions"]
+        findings = []
+        for region in regions:
+            if region.end is None:
+                findings.append(Finding(ctx.path, region.begin + 1, 1, self.name,
+                                        f"generated region '{region.kind}' has no "
+                                        "'<!-- workflow-lint:end -->' marker"))
+            elif region.expected is None:
+                known = ", ".join(sorted(generated.RENDERERS))
+                findings.append(Finding(ctx.path, region.begin + 1, 1, self.name,
+                                        f"unknown generated region '{region.kind}' "
+                                        f"(known: {known})"))
+            elif region.stale:
+                findings.append(Finding(ctx.path, region.begin + 1, 1, self.name,
+                                        f"generated region '{region.kind}' is stale against "
+                                        "the ladder config; run workflow-lint --fix"))
+        return findings + claim_findings(ctx, self.name, critic_topics=False)

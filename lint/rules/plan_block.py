@@ -2,36 +2,45 @@
 
 from __future__ import annotations
 
-from lint.document import Document
 from lint.findings import Finding
-from router.config import LadderConfig
-from router.section9 import PlanError, check_against_ladder, parse_plan
-
-NAME = "plan-block"
-
-
-def check(doc: Document, config: LadderConfig) -> list[Finding]:
-    try:
-        plan = parse_plan(doc.text, doc.path, doc.tokens)
-    except PlanError as exc:
-        return [Finding(doc.path, exc.line or 1, 1, NAME, exc.message)]
-    return [Finding(doc.path, err.line or 1, 1, NAME, err.message)
-            for err in check_against_ladder(plan, config)]
-
+from lint.rule import Context, Example, Rule
 
 _PHASE = "  - {name: gen, intent: capture-7b, width: 8, gpu_hours: 8, launch: x}\n"
-VALID = [
-    f"# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n{_PHASE}```\n",
-    "# Plan\n\n## 9. Compute\n\n```yaml\nphases: []\n```\n",
-]
-INVALID = [
-    "# Plan\n\nNo compute section.\n",
-    "# Plan\n\n## §9 Compute\n\n```yaml\nphases: [\n```\n",
-    f"# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n{_PHASE.replace('width: 8', 'width: 3')}```\n",
-    f"# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n{_PHASE.replace('capture-7b', 'capture-70b')}"
-    "```\n",
-    "# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n  - {name: g, intent: eval-70b, width: 1, "
-    "gpu_hours: 1, launch: x}\n```\n",
-    "# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n"
-    f"{_PHASE.replace('launch: x', 'launch: x, gpus: 8')}```\n",
-]
+_PLAN = "# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n{}```\n"
+
+
+class PlanBlock(Rule):
+    """Parses the §9 block of each plan (the first `yaml` fence under the
+    heading that starts with §9 or reads "9. Compute") with the shared §9
+    parser and reports a block that is missing, does not parse, does not fit
+    the schema (unknown or missing keys, a width outside 1, 2, 4, 8, a
+    non-positive gpu_hours, duplicate phase names), or does not fit the ladder
+    (an unknown intent, a width below the intent's minimum)."""
+
+    name = "plan-block"
+    summary = "a §9 block that does not parse or does not fit the schema or the ladder"
+    reads = "plan"
+    VALID = [
+        Example(_PLAN.format(_PHASE)),
+        Example("# Plan\n\n## 9. Compute\n\n```yaml\nphases: []\n```\n"),
+    ]
+    INVALID = [
+        Example("# Plan\n\nNo compute section.\n", 1, 1),
+        Example("# Plan\n\n## §9 Compute\n\n```yaml\nphases: [\n```\n", 7, 1),
+        Example(_PLAN.format(_PHASE.replace("width: 8", "width: 3")), 7, 1),
+        Example(_PLAN.format(_PHASE.replace("capture-7b", "capture-70b")), 7, 1),
+        Example(_PLAN.format("  - {name: g, intent: eval-70b, width: 1, gpu_hours: 1, "
+                             "launch: x}\n"), 7, 1),
+        Example(_PLAN.format(_PHASE.replace("launch: x", "launch: x, gpus: 8")), 7, 1),
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        from router.section9 import PlanError, check_against_ladder, parse_plan
+
+        doc = ctx.doc
+        try:
+            plan = parse_plan(doc.text, doc.path, doc.tokens)
+        except PlanError as exc:
+            return [Finding(ctx.path, exc.line or 1, 1, self.name, exc.message)]
+        return [Finding(ctx.path, err.line or 1, 1, self.name, err.message)
+                for err in check_against_ladder(plan, ctx.run.config)]

@@ -6,11 +6,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from lint.document import Document
 from lint.findings import Finding
+from lint.rule import Context, Example, Rule
 from router import yamlsafe
 
-NAME = "stale-claim"
 PACKAGED = Path(__file__).resolve().parents[1] / "stale_claims.yaml"
 # One character in, one character out, so match offsets stay valid.
 _SPACE_LIKE = str.maketrans({"-": " ", "_": " ", "/": " ", "×": "x"})
@@ -53,27 +52,70 @@ def load(path: Path = PACKAGED) -> list[StaleClaim]:
     return claims
 
 
-def check(doc: Document, claims: list[StaleClaim]) -> list[Finding]:
-    findings = []
-    for unit in doc.units:
+def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, int]]:
+    """Sentences that state a retired claim, keyed by (unit line, sentence
+    start): each with the claim and the offset of the match in the unit text.
+    A negated, historical or quoted statement of it is not a match."""
+    key = "stale-sentences"
+    if key in ctx.doc.cache:
+        return ctx.doc.cache[key]
+    from lint import reading
+
+    lexicon = ctx.run.engine.lexicon
+    found: dict[tuple[int, int], tuple[StaleClaim, int]] = {}
+    for unit in ctx.doc.units:
         text = unit.text.translate(_SPACE_LIKE)
-        for claim in claims:
-            for pattern in claim.patterns:
-                m = pattern.search(text)
-                if m:
-                    col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-                    findings.append(Finding(doc.path, unit.line_at(m.start()), col, NAME,
-                                            f"{claim.message} [{claim.id}]"))
-                    break
-    return findings
+        hits = [(m.start(), claim) for claim in ctx.run.claims for pattern in claim.patterns
+                for m in [pattern.search(text)] if m]
+        if not hits:
+            continue
+        for start, end in reading.split_sentences(unit.text):
+            if (unit.line, start) in found:
+                continue
+            masked = reading._blank_quotes(unit.text[start:end]).translate(_SPACE_LIKE)
+            for claim in ctx.run.claims:
+                m = next((m for p in claim.patterns for m in [p.search(masked)] if m), None)
+                if m is None:
+                    continue
+                tokens = lexicon.tag(masked)
+                if any(t.kind == "history" for t in tokens) or any(
+                        t.kind == "neg" and t.end <= m.start() + 1 and
+                        masked[t.start:t.end].lower() != "no" for t in tokens):
+                    continue
+                found[(unit.line, start)] = (claim, start + m.start())
+                break
+    ctx.doc.cache[key] = found
+    return found
 
 
-VALID = [
-    "8× rungs are part of the auto ladder: the router goes wide when work shards.",
-    "```text\n8× rungs are explicit-intent-only, NOT in the auto-ladder\n```",
-]
-INVALID = [
-    "The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).",
-    "a2-ultragpu-8g stays excluded from the auto ladder.",
-    "8x machine rungs are opt-in.",
-]
+class StaleClaimRule(Rule):
+    """Reports a retired statement: a claim that once described the router and
+    no longer does, such as the old "8× rungs are explicit-intent-only, not in
+    the auto-ladder". Retired claims are data (`lint/stale_claims.yaml`, plus a
+    workspace's `stale_claims` file), Vale-style existence rules matched
+    per sentence. A sentence that negates the claim, reports it as history
+    ("the old guide said …") or quotes it is not flagged, and a sentence
+    reported here is not reported again by ladder-drift."""
+
+    name = "stale-claim"
+    summary = "a retired statement that no longer describes the router"
+    VALID = [
+        Example("8× rungs are part of the auto ladder: the router goes wide when work shards."),
+        Example("```text\n8× rungs are explicit-intent-only, NOT in the auto-ladder\n```"),
+        Example("The old guide said 8× rungs were explicit-intent-only; that is retired."),
+        Example("Never use RunPod first."),
+    ]
+    INVALID = [
+        Example("The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).", 1, 15),
+        Example("- a2-ultragpu-8g stays excluded from the auto ladder.", 1, 22),
+        Example("8x machine rungs are opt-in.", 1, 1),
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        findings = []
+        units = {u.line: u for u in ctx.doc.units}
+        for (line, _), (claim, offset) in matched_sentences(ctx).items():
+            at_line, col = units[line].position(offset)
+            findings.append(Finding(ctx.path, at_line, col, self.name,
+                                    f"{claim.message} [{claim.id}]"))
+        return findings

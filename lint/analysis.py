@@ -1,0 +1,255 @@
+"""The claim engine over one document: read every ladder sentence once, judge
+each proposition against the fact model, and keep the result on the document
+for every rule that needs it (ladder-drift, critic-drift, unverified-claim,
+stale-claim's de-duplication, and --explain).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lint import reading
+from lint.document import Document, Unit
+from lint.facts import Facts
+from lint.lexicon import Lexicon
+from lint.propositions import Prop, Verdict, judge
+
+_ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
+                      r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
+                      r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
+_ORDER_HEADER = re.compile(r"^\s*(?:#|no\.?|step|order|rank|priority|rung|position|try|tier)\s*$",
+                           re.I)
+_YES = re.compile(r"^\s*(?:✅|✓|✔|yes|y|allowed|ok|supported|on)\b|^\s*(?:✅|✓|✔)", re.I)
+_NO = re.compile(r"^\s*(?:❌|✗|✘|×|no|n|never|not\s+allowed|forbidden|unsupported|off|—|-|–)"
+                 r"(?:\W|$)", re.I)
+
+
+@dataclass
+class Reading:
+    unit: Unit
+    sentence: reading.Sentence
+    props: list[Prop] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
+    suppressed_by_stale: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.unit.text[self.sentence.start:self.sentence.end]
+
+    def drifts(self) -> list[tuple[Prop, Verdict]]:
+        return [(p, v) for p, v in zip(self.props, self.verdicts, strict=True)
+                if v.holds is False]
+
+
+@dataclass
+class Engine:
+    lexicon: Lexicon
+    facts: Facts
+
+    def analyze(self, doc: Document, skip_lines: set[int], critic: bool = False
+                ) -> list[Reading]:
+        key = ("readings", critic, frozenset(skip_lines))
+        if key not in doc.cache:
+            doc.cache[key] = self._analyze(doc, skip_lines, critic)
+        return doc.cache[key]
+
+    def _analyze(self, doc: Document, skip_lines: set[int], critic: bool) -> list[Reading]:
+        lexicon = self.lexicon.with_critic(_critic_rules(self.facts)) if critic else self.lexicon
+        readings: list[Reading] = []
+        by_list: dict[int, list[tuple[Unit, list[Reading]]]] = {}
+        by_table: dict[int, list[tuple[Unit, list[Reading]]]] = {}
+        previous: list[Reading] = []
+        lead_in_context = False
+        for unit in doc.units:
+            if unit.line in skip_lines or unit.kind == "heading" and not critic:
+                continue
+            if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text):
+                if unit.list_id == 0 and unit.table_id == 0:
+                    lead_in_context = bool(lexicon.ladder_context.search(unit.text))
+                previous = []
+                continue
+            unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic)
+            if unit.kind == "heading":
+                continue
+            self._answers(previous, unit_readings, lexicon)
+            readings.extend(unit_readings)
+            previous = unit_readings
+            if unit.list_id:
+                by_list.setdefault(unit.list_id, []).append((unit, unit_readings))
+            elif unit.table_id:
+                by_table.setdefault(unit.table_id, []).append((unit, unit_readings))
+            else:
+                lead_in_context = any(r.sentence.context for r in unit_readings)
+        for items in by_list.values():
+            self._ordered_list(items)
+        for rows in by_table.values():
+            self._table(rows, lexicon)
+        for r in readings:
+            r.verdicts = [judge(p, self.facts) for p in r.props]
+        return readings
+
+    # ---- one unit -------------------------------------------------------------------------
+
+    def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool
+                   ) -> list[Reading]:
+        out: list[Reading] = []
+        unit_context = lead_in and unit.list_id != 0 or unit.table_id != 0 and lead_in
+        for start, end in reading.split_sentences(unit.text):
+            sentence = reading.tag_sentence(lexicon, unit.text, start, end)
+            sentence.context = unit_context or reading.in_context(
+                lexicon, sentence.text, unit.heading) or any(r.sentence.context for r in out)
+            reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
+            sentence.props = reader.read()
+            if critic:
+                from lint import critic_reading
+
+                sentence.props += critic_reading.read(reader, unit)
+            out.append(Reading(unit, sentence, list(sentence.props)))
+        self._ordinals(out)
+        return out
+
+    def _ordinals(self, readings: list[Reading]) -> None:
+        """'First, GCP. Then the SLURM lanes. Last, RunPod.' chains across sentences."""
+        chain: list[tuple[Reading, reading.TermTok]] = []
+        for r in readings:
+            m = _ORDINAL.match(r.sentence.text)
+            terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
+            if not m or not terms or r.sentence.history or r.sentence.question:
+                if chain and len(chain) >= 2:
+                    self._chain_props(chain)
+                chain = []
+                continue
+            if m.group(1) and chain:
+                self._chain_props(chain)
+                chain = []
+            chain.append((r, terms[0]))
+        if len(chain) >= 2:
+            self._chain_props(chain)
+
+    def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]]) -> None:
+        for (_, a), (rb, b) in zip(chain, chain[1:], strict=False):
+            if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
+                                            for p in rb.props):
+                rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))
+
+    # ---- structure ----------------------------------------------------------------------------
+
+    def _ordered_list(self, items: list[tuple[Unit, list[Reading]]]) -> None:
+        """A numbered list whose items name rungs or backends states their order."""
+        if not items or not items[0][0].ordered:
+            return
+        heads: list[tuple[Reading, reading.TermTok]] = []
+        seen_items = set()
+        for unit, unit_readings in items:
+            if unit.item in seen_items or not unit_readings:
+                continue
+            seen_items.add(unit.item)
+            r = unit_readings[0]
+            if r.sentence.history or r.sentence.question:
+                continue
+            terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
+            if not terms or terms[0].start - r.sentence.start > 40:
+                continue
+            heads.append((r, terms[0]))
+        if len(heads) < 2 or not any(r.sentence.context for r, _ in heads):
+            return
+        self._chain_props(heads)
+
+    def _table(self, rows: list[tuple[Unit, list[Reading]]], lexicon: Lexicon) -> None:
+        header = next((u for u, _ in rows if u.header), None)
+        body = [(u, rs) for u, rs in rows if not u.header]
+        if header is None or not body:
+            return
+        self._provisioning_table(header, body, lexicon)
+        ordered = bool(_ORDER_HEADER.match(header.cells[0])) or all(
+            re.fullmatch(r"\s*\d+[.)]?\s*", u.cells[0]) for u, _ in body if u.cells)
+        if not ordered:
+            return
+        heads = []
+        for _, unit_readings in body:
+            for r in unit_readings:
+                terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
+                if terms:
+                    heads.append((r, terms[0]))
+                    break
+        if len(heads) >= 2:
+            self._chain_props(heads)
+
+    def _provisioning_table(self, header: Unit, body, lexicon: Lexicon) -> None:
+        columns: dict[int, str] = {}
+        for index, cell in enumerate(header.cells):
+            models = [t for t in lexicon.tag(cell) if t.kind == "model"]
+            if len(models) == 1:
+                columns[index] = models[0].value
+        if not columns:
+            return
+        for unit, unit_readings in body:
+            if not unit_readings or not unit.cells:
+                continue
+            r = unit_readings[0]
+            fams = [t for t in reading.terms(r.sentence) if t.term[0] == "family"]
+            if not fams:
+                continue
+            family = fams[0]
+            offset = 0
+            for index, cell in enumerate(unit.cells):
+                model = columns.get(index)
+                if model is not None:
+                    start = offset
+                    if _YES.match(cell):
+                        r.props.append(Prop("permits", (family.term[1][0], model), False,
+                                            start, start + len(cell), "provisioning"))
+                    elif _NO.match(cell):
+                        r.props.append(Prop("permits", (family.term[1][0], model), True,
+                                            start, start + len(cell), "provisioning"))
+                offset += len(cell) + 3
+            # the row's text also read as a sentence: drop its cell-joined misreadings
+            r.props = [p for p in r.props if p.kind != "only" or p.start < len(unit.cells[0])]
+
+    def _answers(self, previous: list[Reading], current: list[Reading], lexicon: Lexicon
+                 ) -> None:
+        """A question's answer carries the claim: 'Does RunPod come before SLURM? No.'"""
+        pairs = list(zip(previous[-1:], current[:1], strict=False))
+        for i in range(1, len(current)):
+            pairs.append((current[i - 1], current[i]))
+        for q, a in pairs:
+            if not q.sentence.question or a.sentence.question:
+                continue
+            m = reading._ANSWER.match(a.sentence.text)
+            if not m:
+                continue
+            word = (m.group(1) or "").lower()
+            body = q.unit.text[q.sentence.start:q.sentence.end].rstrip(" ?*")
+            body = re.sub(r"^\W*(?:q\s*[:.]\s*)?", "", body, flags=re.I)
+            answer = a.unit.text[a.sentence.start:a.sentence.end]
+            answer = reading._ANSWER.sub("", answer, count=1)
+            if word in ("no", "nope", "wrong"):
+                negate = True
+            elif word in ("yes", "correct", "right"):
+                negate = False
+            else:
+                negate = None
+            combined = f"{body} {answer}".strip()
+            sentence = reading.tag_sentence(lexicon, combined, 0, len(combined))
+            sentence.context = True
+            reader = reading.Reader(sentence, combined, lexicon, a.unit.heading, self.facts)
+            props = reader.read()
+            if negate is not None and not any(p.args for p in props if p.start >= len(body)):
+                props = [Prop(p.kind, p.args, p.negated != negate, 0, 0, p.topic)
+                         for p in props if p.start < len(body) + 1]
+            for p in props:
+                a.props.append(Prop(p.kind, p.args, p.negated, a.sentence.start,
+                                    a.sentence.end, p.topic))
+
+
+def _critic_rules(facts: Facts) -> dict[str, str]:
+    from lint.propositions import facts_critic
+
+    return facts_critic(facts)
+
+
+def build(config, lexicon_path=None) -> Engine:
+    from lint import lexicon
+
+    return Engine(lexicon.build(config, lexicon_path), Facts(config))

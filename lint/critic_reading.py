@@ -1,0 +1,96 @@
+"""Reading the critic's guidance: which verdict a kind of plan gets, the
+widening threshold, and what counts as parallel work.
+
+The verdict stated in the sentence wins; the section heading ("REVISE when",
+"Warn") decides only for a sentence that names a rule and states no verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lint.document import Unit
+from lint.propositions import Prop
+from lint.reading import Reader
+
+_VERDICTS = {"revise": "REVISE", "warn": "WARN", "approve": "APPROVE"}
+_NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
+
+
+def _heading_verdict(reader: Reader, heading: str) -> str | None:
+    found = [t for t in reader.lexicon.tag(heading) if t.kind in _VERDICTS]
+    kinds = {t.kind for t in found}
+    if len(kinds) == 1:
+        return _VERDICTS[found[0].kind]
+    if "warn" in kinds and "revise" not in kinds:
+        return "WARN"
+    return None
+
+
+def read(reader: Reader, unit: Unit) -> list[Prop]:
+    s = reader.s
+    if s.history or s.question:
+        return []
+    props: list[Prop] = []
+    rules = [t for t in s.tokens if t.kind == "rule"]
+    verdicts = [t for t in s.tokens if t.kind in _VERDICTS]
+    for rule in rules:
+        if verdicts:
+            # the verdict cue of this rule's clause: the nearest one after it, else before
+            after = [v for v in verdicts if v.start >= rule.end]
+            cue = after[0] if after else verdicts[-1]
+            if len({v.kind for v in verdicts}) > 1 and len(rules) > 1:
+                near = min(verdicts, key=lambda v: abs(v.start - rule.start))
+                cue = near
+            negated = reader.negated_before(cue.start, since=rule.end if cue.start > rule.end
+                                            else reader._main_start())
+            props.append(Prop("verdict", (rule.value, _VERDICTS[cue.kind]), negated,
+                              rule.start, rule.end, "critic verdict"))
+        else:
+            verdict = _heading_verdict(reader, unit.heading)
+            if verdict and (unit.list_id or len(rules) == 1 and
+                            re.match(r"\W*$", reader.text(s.start, rule.start))):
+                props.append(Prop("verdict", (rule.value, verdict), False, rule.start, rule.end,
+                                  "critic verdict"))
+        if len(rules) > 1 and verdicts and not _one_verdict_for_all(reader, rules, verdicts):
+            break
+    for gh in (t for t in s.tokens if t.kind == "gpuhours"):
+        if any(r.value == _narrow_rule(reader) for r in rules) or _NARROW.search(s.text) or \
+                _NARROW.search(unit.heading):
+            props.append(Prop("critic-threshold", (gh.value,), False, gh.start, gh.end,
+                              "widening threshold", ((gh.start, gh.end, ""),)))
+            break
+    launchers = [t for t in s.tokens if t.kind == "launcher"]
+    if launchers and (reader.lexicon.data and _parallel_claim(reader)):
+        for launcher in launchers[:1]:
+            cue = _parallel_claim(reader)
+            negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end else \
+                reader.negated_before(launcher.start)
+            props.append(Prop("parallel", (launcher.value,), negated, launcher.start,
+                              launcher.end, "parallel work"))
+    return props
+
+
+def _one_verdict_for_all(reader: Reader, rules, verdicts) -> bool:
+    return len({v.kind for v in verdicts}) == 1
+
+
+def _narrow_rule(reader: Reader) -> str:
+    # The rule that the widening threshold belongs to: the one whose summary says so.
+    from critics.rules import RULES
+
+    for rule in RULES:
+        if "widen" in rule.summary or "narrow" in rule.name:
+            return rule.name
+    return ""
+
+
+def _parallel_claim(reader: Reader) -> int:
+    """Offset of the 'is parallel work' cue in the sentence, or 0."""
+    m = reader.lexicon.data.get("_parallel_re")
+    if m is None:
+        patterns = reader.lexicon.data["critic"]["parallel_words"]
+        m = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+        reader.lexicon.data["_parallel_re"] = m
+    found = m.search(reader.s.text)
+    return reader.s.start + found.start() if found else 0

@@ -1,0 +1,271 @@
+"""The lexicon: every name the loaded ladder config defines, and the other ways
+people write them (lint/lexicon.yaml), compiled once per run into a tagger.
+
+`Lexicon.tag(text)` returns the entity and cue tokens of a clause, longest
+match first, with offsets into the text. Entity names are never written here:
+backends come from the planner's rungs, lanes, families, machine types, GPUs,
+provisioning models, widths and intents from the config, critic rule names
+from `critics.rules`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from router.config import PROVISIONING_MODELS, LadderConfig
+
+PACKAGED = Path(__file__).with_name("lexicon.yaml")
+ENTITY_KINDS = ("backend", "lane", "family", "model", "width", "intent", "duration",
+                "gpuhours", "rule", "launcher")
+_NUMBER = r"\d+(?:\.\d+)?"
+
+
+class LexiconError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # an entity kind (ENTITY_KINDS) or a cue ("neg", "then", "first", ...)
+    value: Any  # "gcp", "campus-a100", ("a100-80gb", 8), "SPOT", 8, 4.0, ...
+    start: int
+    end: int
+
+    @property
+    def entity(self) -> bool:
+        return self.kind in ENTITY_KINDS
+
+
+def _bounded(pattern: str) -> str:
+    head = r"(?<!\w)" if re.match(r"[\w(\\]", pattern) else ""
+    tail = r"(?![\w])" if re.search(r"[\w)]$", pattern) else ""
+    return f"{head}(?:{pattern}){tail}"
+
+
+class _Kind:
+    """One kind of token: an alternation with one named group per value."""
+
+    def __init__(self, kind: str, choices: list[tuple[Any, list[str]]]) -> None:
+        self.kind = kind
+        self.values: list[Any] = []
+        parts = []
+        for value, patterns in choices:
+            for pattern in sorted(patterns, key=len, reverse=True):
+                parts.append(f"(?P<v{len(self.values)}>{_bounded(pattern)})")
+                self.values.append(value)
+        self.regex = re.compile("|".join(parts), re.I) if parts else None
+
+    def find(self, text: str) -> list[Token]:
+        if self.regex is None:
+            return []
+        out = []
+        for m in self.regex.finditer(text):
+            value = self.values[int(m.lastgroup[1:])]  # type: ignore[index]
+            if callable(value):
+                value = value(m.group(0))
+                if value is None:
+                    continue
+            out.append(Token(self.kind, value, m.start(), m.end()))
+        return out
+
+
+def _number_words(table: dict[str, float]) -> str:
+    return "|".join(sorted((re.escape(w) for w in table), key=len, reverse=True))
+
+
+class Lexicon:
+    def __init__(self, config: LadderConfig, data: dict[str, Any]) -> None:
+        self.config = config
+        self.data = data
+        self.critic_rules: dict[str, str] = {}  # name -> severity, in the critic lexicon
+        self._critic: Lexicon | None = None
+        self._kinds = self._build(config, data)
+        self.trigger = re.compile("|".join(
+            _plain(k) for k in self._kinds if k.kind in ENTITY_KINDS and k.regex), re.I)
+        self.ladder_context = _union(data["ladder_context"])
+        self.procedural = _union(data["procedural"])
+
+    # ---- building ----------------------------------------------------------------
+
+    def _build(self, config: LadderConfig, data: dict[str, Any]) -> list[_Kind]:
+        kinds = [
+            _Kind("backend", [(name, pats) for name, pats in data["backends"].items()]),
+            _Kind("lane", [(name, [re.escape(name), re.escape(name.replace("-", " "))])
+                           for name in config.slurm_lanes]),
+            _Kind("family", self._families(config, data)),
+            _Kind("model", [(m, [re.escape(m), re.escape(m.replace("_", " ")),
+                                 *data["provisioning"].get(m, [])])
+                            for m in PROVISIONING_MODELS]),
+            _Kind("width", self._widths(data)),
+            _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
+            _Kind("duration", self._durations(data)),
+            _Kind("gpuhours", [(lambda s: _first_number(s, data), [
+                rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
+                r"h(?:ours?|rs?)?"])]),
+        ]
+        cues = data["cues"]
+        for cue in ("neg", "history", "may", "only", "before", "after", "then", "first", "last",
+                    "second", "short", "long", "under", "over", "question"):
+            key = {"neg": "negation", "may": "modality"}.get(cue, cue)
+            kinds.append(_Kind(cue, [(cue, cues[key])]))
+        return kinds
+
+    def with_critic(self, critic_rules: dict[str, str]) -> Lexicon:
+        """This lexicon plus the critic's words: rule names (from `critics.rules`),
+        the kinds of plan they judge, verdicts and launchers. Built only for the
+        critic's guidance, so other files never import the critic."""
+        if self._critic is None:
+            data = self.data["critic"]
+            extra = [
+                _Kind("rule", [(name, [re.escape(name), *data["plan_kinds"].get(name, [])])
+                               for name in critic_rules]),
+                _Kind("launcher", [(k, v) for k, v in data["launchers"].items()]),
+                *(_Kind(v, [(v, data[v])]) for v in ("revise", "warn", "approve")),
+            ]
+            critic = object.__new__(Lexicon)
+            critic.__dict__.update(self.__dict__)
+            critic._kinds = [*self._kinds, *extra]
+            critic.critic_rules = critic_rules
+            critic.trigger = re.compile(f"{self.trigger.pattern}|" + "|".join(
+                _plain(k) for k in extra[:2]), re.I)
+            self._critic = critic
+        return self._critic
+
+    @staticmethod
+    def _families(config: LadderConfig, data: dict[str, Any]) -> list[tuple[Any, list[str]]]:
+        choices: list[tuple[Any, list[str]]] = []
+        for name, family in config.families.items():
+            before, _, after = family.machine_type_template.partition("{width}")
+            machine = (rf"{re.escape(before)}(\d+){re.escape(after)}")
+
+            def with_width(text: str, pattern: str = machine, fam: str = name) -> Any:
+                m = re.search(pattern, text, re.I)
+                return (fam, int(m.group(1))) if m else (fam, None)
+
+            choices.append((with_width, [machine]))
+            wild = rf"{re.escape(before)}(?:\*|\{{\w*\}}|N|X|n)(?:{re.escape(after)})?"
+            bare = re.escape(before.rstrip("-_"))
+            words = [wild, bare, re.escape(name)]
+            gpu_model = re.search(r"[A-Z]\d{2,4}[A-Za-z]?", family.gpu)
+            if gpu_model:
+                words += [p.replace("{gpu}", re.escape(gpu_model.group(0)))
+                          for p in data["family_words"]]
+            choices.append(((name, None), words))
+        return choices
+
+    @staticmethod
+    def _widths(data: dict[str, Any]) -> list[tuple[Any, list[str]]]:
+        words = data["widths"]["numbers"]
+        n = rf"\d{{1,3}}|{_number_words(words)}"
+
+        def value(text: str) -> int | None:
+            m = re.search(rf"(?<![\w.])({n})(?![\w.])|(?<=[x×])(\d+)|(\d+)(?=[x×-])", text, re.I)
+            if not m:
+                return None
+            word = next(g for g in m.groups() if g)
+            return int(word) if word.isdigit() else int(words.get(word.lower(), 0)) or None
+
+        return [(value, [p.replace("{n}", n) for p in data["widths"]["patterns"]])]
+
+    @staticmethod
+    def _durations(data: dict[str, Any]) -> list[tuple[Any, list[str]]]:
+        d = data["durations"]
+        units = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "minutes": 1 / 60}
+        unit_re = {u: "|".join(sorted(map(re.escape, d[u]), key=len, reverse=True))
+                   for u in units}
+        number = rf"{_NUMBER}|{_number_words(d['numbers'])}"
+        choices: list[tuple[Any, list[str]]] = []
+        for unit, factor in units.items():
+            def value(text: str, factor: float = factor) -> float | None:
+                n = _first_number(text, data)
+                return None if n is None else n * factor
+
+            choices.append((value, [rf"(?:{number})\s*(?:-\s*)?(?:{unit_re[unit]})(?![\w-])"]))
+        return choices
+
+    # ---- tagging ---------------------------------------------------------------------
+
+    def mentions_anything(self, text: str) -> bool:
+        return self.trigger.search(text) is not None
+
+    def tag(self, text: str) -> list[Token]:
+        """Tokens of `text`, non-overlapping, longest first; entities win ties."""
+        found: list[Token] = []
+        for kind in self._kinds:
+            found.extend(kind.find(text))
+        found.sort(key=lambda t: (t.start, -(t.end - t.start), not t.entity))
+        out: list[Token] = []
+        end = -1
+        for token in found:
+            if token.start >= end:
+                out.append(token)
+                end = token.end
+            elif token.end > end and out and token.start == out[-1].start:
+                continue
+        return out
+
+
+def _plain(kind: _Kind) -> str:
+    """A kind's alternation without its value groups, to join with others."""
+    assert kind.regex is not None
+    return re.sub(r"\(\?P<v\d+>", "(?:", kind.regex.pattern)
+
+
+def _union(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(_bounded(p) for p in patterns), re.I)
+
+
+def _first_number(text: str, data: dict[str, Any]) -> float | None:
+    m = re.search(_NUMBER, text)
+    if m:
+        return float(m.group(0))
+    words = {**data["durations"]["numbers"], **data["widths"]["numbers"]}
+    for word in re.findall(r"[a-z-]+", text.lower()):
+        if word in words:
+            return float(words[word])
+    return None
+
+
+def load_data(path: Path = PACKAGED) -> dict[str, Any]:
+    from router import textfile, yamlsafe
+
+    if path == PACKAGED:  # our own file: the fast C loader, no line tracking needed
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return yaml.load(PACKAGED.read_text(encoding="utf-8"), Loader=loader)
+    try:
+        located = yamlsafe.load(textfile.read(path, yamlsafe.DEFAULT_MAX_BYTES, "lexicon"))
+    except textfile.TextFileError as exc:
+        raise LexiconError(f"{path}: {exc.message}") from None
+    except yamlsafe.YamlError as exc:
+        raise LexiconError(f"{path}:{exc.line}: {exc.message}") from None
+    if not isinstance(located.data, dict):
+        raise LexiconError(f"{path}: expected a mapping")
+    return located.data
+
+
+def merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """A workspace lexicon adds patterns to the packaged one, key by key."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        elif isinstance(value, list) and isinstance(out.get(key), list):
+            out[key] = [*out[key], *value]
+        else:
+            out[key] = value
+    return out
+
+
+def build(config: LadderConfig, extra: Path | None = None) -> Lexicon:
+    data = load_data()
+    if extra is not None:
+        data = merge(data, load_data(extra))
+    try:
+        return Lexicon(config, data)
+    except (re.error, KeyError, TypeError, AttributeError) as exc:
+        raise LexiconError(f"lexicon: bad entry: {exc}") from None

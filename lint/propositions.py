@@ -1,0 +1,380 @@
+"""Propositions read from prose, and their check against the fact model.
+
+A proposition is one thing a sentence asserts about the ladder: an order, a
+permission, a lead model, a threshold. It carries its polarity (a negated
+"never X before Y" is true when X never precedes Y) and the span of the text
+it was read from. `judge` checks it against `Facts` and returns a Verdict:
+true, false with what the ladder says instead, or None when the facts do not
+decide it (a claim about SPOT versus FLEX_START with no job length).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lint.facts import Facts
+
+# Orderable terms are (kind, value): ("backend", "gcp"), ("lane", "campus-a100"),
+# ("family", ("a100-80gb", 8)), ("width", 8), ("model", "SPOT").
+Term = tuple[str, Any]
+
+
+@dataclass(frozen=True)
+class Prop:
+    kind: str  # order | first | last | chain | skip | permits | only | lead | class-order |
+    #            class-last | threshold | subset | flex-max | min-width | reach | in-auto |
+    #            lead-at | consequence | verdict | critic-threshold | parallel
+    args: tuple[Any, ...]
+    negated: bool = False
+    start: int = 0  # span in the unit text, for the finding's column
+    end: int = 0
+    topic: str = ""  # the message's lead: "backend order", "width chain", ...
+    fix_spans: tuple[tuple[int, int, str], ...] = field(default=(), compare=False)
+
+    def describe(self) -> str:
+        return ("not " if self.negated else "") + _DESCRIBE.get(self.kind, _generic)(self)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    holds: bool | None  # None: the facts do not decide it
+    expected: str = ""  # what the ladder says, for the message
+    fix: tuple[tuple[int, int, str], ...] = ()  # replacements that make the text true
+
+
+def _term(term: Term) -> str:
+    kind, value = term
+    if kind == "backend":
+        return Facts.backend_label(value)
+    if kind == "width":
+        return f"{value}×"
+    if kind == "family":
+        name, width = value
+        return f"{name}" + (f" {width}×" if width else "")
+    return str(value)
+
+
+def _generic(p: Prop) -> str:
+    return f"{p.kind}({', '.join(_term(a) if isinstance(a, tuple) and len(a) == 2 and isinstance(a[0], str) else str(a) for a in p.args)})"  # noqa: E501
+
+
+_DESCRIBE = {
+    "order": lambda p: f"{_term(p.args[0])} before {_term(p.args[1])}",
+    "first": lambda p: f"{_term(p.args[0])} first",
+    "last": lambda p: f"{_term(p.args[0])} last",
+    "skip": lambda p: f"{_term(p.args[0])} straight to {_term(p.args[1])}",
+    "permits": lambda p: f"{p.args[0]} allows {p.args[1]}",
+    "only": lambda p: f"{p.args[0]} is {'/'.join(p.args[1])}-only",
+    "lead": lambda p: f"{p.args[0]} jobs lead with {p.args[1]}",
+    "class-order": lambda p: f"{p.args[0]} jobs {' → '.join(p.args[1])}",
+    "class-last": lambda p: f"{p.args[0]} jobs end with {p.args[1]}",
+    "threshold": lambda p: f"short means under {p.args[0]:g} h",
+    "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
+    "flex-max": lambda p: f"FLEX_START runs at most {p.args[0]:g} h",
+    "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
+    "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
+    "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
+    "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
+    "consequence": lambda p: f"a {p.args[0]:g} h job at {p.args[1]}× run at {p.args[2]}× "
+                             f"{p.args[3]} {p.args[4]}",
+    "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
+    "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
+    "parallel": lambda p: f"{p.args[0]} is parallel work",
+}
+
+
+# ---- ordering ------------------------------------------------------------------------------
+
+def _stage(term: Term) -> str | None:
+    kind, value = term
+    if kind == "backend":
+        return value
+    if kind == "lane":
+        return "slurm"
+    if kind in ("family", "width"):
+        return "gcp"
+    return None
+
+
+def _width(term: Term) -> int | None:
+    kind, value = term
+    if kind == "width":
+        return value
+    if kind == "family":
+        return value[1]
+    return None
+
+
+def precedes(a: Term, b: Term, facts: Facts) -> bool | None:
+    """Does the ladder try a before b? None when it depends or is unknown."""
+    sa, sb = _stage(a), _stage(b)
+    if a[0] == "model" and b[0] == "model":
+        return facts.model_rank(a[1], b[1]) if a[1] != b[1] else None
+    if sa is None or sb is None:
+        return None
+    if sa != sb:
+        if sa not in facts.backends or sb not in facts.backends:
+            return None
+        return facts.backends.index(sa) < facts.backends.index(sb)
+    if sa == "gcp":
+        wa, wb = _width(a), _width(b)
+        if wa and wb and wa != wb:
+            return wa > wb
+        if a[0] == "family" and b[0] == "family" and a[1][0] != b[1][0]:
+            return facts.family_rank(a[1][0], b[1][0])
+        return None
+    if a[0] == "lane" and b[0] == "lane" and a[1] != b[1]:
+        return facts.lane_rank(a[1], b[1])
+    return None
+
+
+def _first_of(term: Term, facts: Facts) -> bool | None:
+    kind, value = term
+    if kind == "backend":
+        return value == facts.backends[0]
+    if kind == "lane":
+        lanes = facts.lanes()
+        return value == lanes[0] if lanes else None
+    if kind == "width":
+        return True if value == facts.widest else (False if value == facts.narrowest else None)
+    if kind == "family":
+        name, width = value
+        if width is not None and width == facts.narrowest and width != facts.widest:
+            return False
+        order = facts.families_in_order()
+        return name == order[0] if width in (None, facts.widest) else None
+    return None
+
+
+def _last_of(term: Term, facts: Facts) -> bool | None:
+    kind, value = term
+    if kind == "backend":
+        return value == facts.backends[-1]
+    if kind == "lane":
+        lanes = facts.lanes()
+        return value == lanes[-1] if lanes else None
+    if kind in ("width", "family"):
+        return False  # a GCP rung is never the last: SLURM and RunPod come after
+    return None
+
+
+def _order_expected(facts: Facts, *terms: Term) -> str:
+    kinds = {t[0] for t in terms}
+    if kinds <= {"lane"}:
+        return "SLURM lanes " + " → ".join(facts.lanes())
+    if kinds <= {"width"}:
+        return "widths " + facts.width_label()
+    if kinds <= {"family"} and len({t[1][1] for t in terms}) == 1 and \
+            len({t[1][0] for t in terms}) > 1:
+        return "at one width " + " before ".join(facts.family_label(f)
+                                                  for f in facts.families_in_order())
+    if kinds <= {"model"}:
+        return (f"short jobs {' → '.join(facts.short_order)}; "
+                f"long jobs {' → '.join(facts.long_order)}")
+    return facts.backend_chain() + f" (GCP widths {facts.width_label()})"
+
+
+# ---- the judge ------------------------------------------------------------------------------
+
+def judge(p: Prop, facts: Facts) -> Verdict:
+    holds, expected, fix = _JUDGES[p.kind](p, facts)
+    if holds is None:
+        return Verdict(None, expected)
+    if p.negated:
+        holds = not holds
+        fix = ()
+    return Verdict(holds, expected, () if holds else fix)
+
+
+def _order(p: Prop, facts: Facts):
+    a, b = p.args
+    return precedes(a, b, facts), _order_expected(facts, a, b), ()
+
+
+def _skip(p: Prop, facts: Facts):
+    a, b = p.args  # the text goes straight from a to b
+    if a[0] == b[0] == "width":
+        chain = facts.width_chain()
+        if a[1] in chain and b[1] in chain and chain.index(b[1]) - chain.index(a[1]) > 1:
+            return False, "widths " + facts.width_label(), ()
+        return None, "", ()
+    if a[0] == b[0] == "backend" and a[1] in facts.backends and b[1] in facts.backends:
+        gap = facts.backends.index(b[1]) - facts.backends.index(a[1])
+        return (False if gap > 1 else None), facts.backend_chain(), ()
+    return None, "", ()
+
+
+def _first(p: Prop, facts: Facts):
+    return _first_of(p.args[0], facts), _order_expected(facts, p.args[0]), ()
+
+
+def _last(p: Prop, facts: Facts):
+    return _last_of(p.args[0], facts), _order_expected(facts, p.args[0]), ()
+
+
+def _permits(p: Prop, facts: Facts):
+    family, model = p.args
+    allowed = facts.provisioning(family)
+    return model in allowed, f"{facts.family_label(family)} is {'/'.join(allowed)}", ()
+
+
+def _only(p: Prop, facts: Facts):
+    family, models = p.args
+    allowed = facts.provisioning(family)
+    return set(models) == set(allowed), \
+        f"{facts.family_label(family)} allows {'/'.join(allowed)}", ()
+
+
+def _lead(p: Prop, facts: Facts):
+    kind, model = p.args
+    order = facts.class_order(kind)
+    return order[0] == model, f"{kind} jobs lead with {order[0]} ({' → '.join(order)})", \
+        _replace(p, order[0])
+
+
+def _class_order(p: Prop, facts: Facts):
+    kind, models = p.args
+    order = facts.class_order(kind)
+    known = [m for m in models if m in order]
+    if len(known) < 2:
+        return None, "", ()
+    holds = known == sorted(known, key=order.index)
+    return holds, f"{kind} jobs {' → '.join(order)}", ()
+
+
+def _class_last(p: Prop, facts: Facts):
+    kind, model = p.args
+    order = facts.class_order(kind)
+    return order[-1] == model, f"{kind} jobs {' → '.join(order)}", _replace(p, order[-1])
+
+
+def _threshold(p: Prop, facts: Facts):
+    value = p.args[0]
+    return value == facts.threshold, \
+        f"a job is short below {facts.threshold:g} h at its width", \
+        _replace(p, _hours(facts.threshold, p))
+
+
+def _subset(p: Prop, facts: Facts):
+    relation, value, kind = p.args  # ("under", 2.0, "short")
+    t = facts.threshold
+    if kind == "short":
+        holds = value <= t if relation == "under" else False
+    else:
+        holds = value >= t if relation == "over" else False
+    return holds, f"short below {t:g} h, long from {t:g} h", ()
+
+
+def _flex_max(p: Prop, facts: Facts):
+    value = p.args[0]
+    return value == facts.flex_max, \
+        f"FLEX_START only where the job fits {facts.flex_max:g} h ({facts.flex_max / 24:g} days)", \
+        _replace(p, _hours(facts.flex_max, p))
+
+
+def _min_width(p: Prop, facts: Facts):
+    intent, width = p.args
+    m = facts.min_width(intent)
+    return m == width, f"{intent} has minimum width {m}", _replace(p, str(m))
+
+
+def _reach(p: Prop, facts: Facts):
+    intent, width = p.args
+    m = facts.min_width(intent)
+    return width >= m, f"{intent} degrades no further than {m}×", ()
+
+
+def _in_auto(p: Prop, facts: Facts):
+    width = p.args[0]
+    return facts.in_auto_ladder(width), \
+        f"the auto ladder walks {facts.width_label()} on GCP", ()
+
+
+def _lead_at(p: Prop, facts: Facts):
+    relation, hours, model = p.args  # a job under/over/of `hours` leads with `model`
+    if relation == "under":
+        samples = [hours * 0.99, hours / 2]
+    elif relation == "over":
+        samples = [hours * 1.01, hours * 2]
+    else:
+        samples = [hours]
+    leads = {facts.models_at(h)[0] for h in samples if h > 0}
+    return (model in leads and len(leads) == 1), \
+        "; ".join(f"a {h:g} h job leads with {facts.models_at(h)[0]}" for h in samples), ()
+
+
+def _consequence(p: Prop, facts: Facts):
+    hours, width, at, what, value = p.args  # "class"|"lead"|"length"|"flex"
+    length = hours * width / at
+    models = facts.models_at(length, at if at in facts.widths else None)
+    kind = "short" if facts.is_short(length) else "long"
+    summary = f"at {at}× it runs {length:g} h: {kind}, {' → '.join(models)}"
+    if what == "class":
+        return value == kind, summary, ()
+    if what == "lead":
+        return bool(models) and models[0] == value, summary, ()
+    if what == "length":
+        return abs(value - length) < 1e-6, summary, _replace(p, _hours(length, p))
+    if what == "offers":
+        return value in models, summary, ()
+    return None, "", ()
+
+
+def _verdict(p: Prop, facts: Facts):
+    rule, verdict = p.args
+    severity = facts_critic(facts).get(rule)
+    if severity is None:
+        return None, "", ()
+    truth = "REVISE" if severity == "error" else "WARN"
+    # A warning leaves the verdict alone, so "approved" is true of it too.
+    holds = verdict == truth or (verdict == "APPROVE" and truth == "WARN")
+    return holds, f"the critic {'REVISEs' if truth == 'REVISE' else 'only warns'} on {rule}", ()
+
+
+def _critic_threshold(p: Prop, facts: Facts):
+    from critics.rules import DEFAULT_WIDEN_THRESHOLD
+
+    value = p.args[0]
+    return value == DEFAULT_WIDEN_THRESHOLD, \
+        f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour", \
+        _replace(p, f"{DEFAULT_WIDEN_THRESHOLD:g}")
+
+
+def _parallel(p: Prop, facts: Facts):
+    kind = p.args[0]
+    holds = kind == "parallel"
+    return holds, ("the critic counts it as parallel work" if holds else
+                   "the critic does not count model splitting as parallel work"), ()
+
+
+def facts_critic(facts: Facts) -> dict[str, str]:
+    cached = getattr(facts, "_critic_rules", None)
+    if cached is None:
+        from critics.rules import RULES
+
+        cached = {rule.name: rule.severity for rule in RULES}
+        facts._critic_rules = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _replace(p: Prop, text: str) -> tuple[tuple[int, int, str], ...]:
+    """The proposition's own fix spans, filled with `text`."""
+    return tuple((s, e, text) for s, e, _ in p.fix_spans)
+
+
+def _hours(value: float, p: Prop) -> str:
+    unit = p.fix_spans[0][2] if p.fix_spans else "h"
+    if unit == "days" and value % 24 == 0:
+        return f"{value / 24:g} days"
+    return f"{value:g} h"
+
+
+_JUDGES = {
+    "order": _order, "skip": _skip, "first": _first, "last": _last, "permits": _permits,
+    "only": _only, "lead": _lead, "class-order": _class_order, "class-last": _class_last,
+    "threshold": _threshold, "subset": _subset, "flex-max": _flex_max,
+    "min-width": _min_width, "reach": _reach, "in-auto": _in_auto, "lead-at": _lead_at,
+    "consequence": _consequence, "verdict": _verdict, "critic-threshold": _critic_threshold,
+    "parallel": _parallel,
+}

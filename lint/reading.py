@@ -1,0 +1,813 @@
+"""Reading ladder prose into propositions.
+
+A unit of prose is split into sentences; each sentence is tagged by the
+lexicon, its tokens are grouped into terms ("the 1× GCP rungs" is one term),
+and small readers look for the shapes people use: chains, before/after,
+first/last, "X-only", "lead with", thresholds, worked examples. Structure is
+read too: a numbered list or an ordered table of rungs states an order, and
+ordinal sentences ("First … Then … Last …") chain across a paragraph.
+
+Polarity, modality and time are decided per sentence: a negation before the
+predicate flips it, "may"/"can" still claim possibility, and a history note
+("the old guide said …") or a quoted wrong statement is not a claim at all.
+An order reading ("X first", "X then Y") counts only in ladder context, and
+not in procedural prose ("deploy the worker to RunPod first").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from lint.facts import Facts
+from lint.lexicon import Lexicon, Token
+from lint.propositions import Prop
+
+ORDERABLE = ("backend", "lane", "family", "width", "rung")
+_SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
+                           r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+_QUOTED = re.compile(r"\"[^\"\n]{2,200}\"|“[^”\n]{2,200}”|«[^»\n]{2,200}»")
+_ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
+_STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
+                          r"|straight\s+to|directly\s+to|immediately\s+to", re.I)
+_FILLER = re.compile(
+    r"\b(?:the|a|an|and|or|lanes?|rungs?|machines?|vms?|on|capacity|misses|miss|at|widths?|"
+    r"finally|only|down|to|gpus?|backends?|one|comes?|is|are|tried|try|tries|first|last|"
+    r"boxes|nodes?|instances?|pools?|cloud|cluster|provisioning|models?|jobs?|then|next|"
+    r"after|that|fall(?:s)?|back|falling|degrades?|drops?|from|with|of|in|order|resort|"
+    r"followed|by|straight|directly|it|if|still|dry|full|goes|go|move|moves|over|"
+    r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|[a-z]\))\b"
+    r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
+_COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
+_ANSWER = re.compile(r"^\s*(?:\*\*)?(?:a|answer)\s*[:.)]|^\s*(yes|no|correct|right|wrong|nope)\b",
+                     re.I)
+_KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
+                        r"chain|rungs|preference|walk|path)\s*(?:is|are)?\s*[:=]\s*$", re.I)
+_STRONG_CONTEXT = re.compile(
+    r"\b(?:rout(?:e|es|er|ing)|dispatch\w*|fall\s*back|fallbacks?|failover|rungs?|ladder|"
+    r"capacity|stockouts?|backend-router|exhausted|misses)\b", re.I)
+_CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
+                          r"requests?)\b", re.I)
+_MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed)?|cap(?:ped)?|fits?|"
+                      r"no\s+longer\s+than|longer\s+than|beyond|exceed\w*|run\s+duration|"
+                      r"capped|ceiling|within|over|more\s+than|under|below|past|only\s+(?:where|"
+                      r"for|when|if))\b", re.I)
+_MIN_CUE = re.compile(r"\b(?:min(?:imum)?|at\s+least|never\s+(?:\w+\s+){0,2}below|not\s+below|"
+                      r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
+                      r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
+_REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
+                        r"drops?\s+to|goes\s+(?:down\s+)?to|all\s+the\s+way|as\s+narrow\s+as|"
+                        r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
+_AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
+                   r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b", re.I)
+_EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
+                       r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bnever\s+reached\b|"
+                       r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
+
+
+@dataclass
+class Sentence:
+    start: int  # offsets in the unit's text
+    end: int
+    text: str  # the unit text of this sentence, quotes blanked (same length)
+    tokens: list[Token]  # offsets in the unit's text
+    context: bool = False  # about routing (itself or its section)
+    history: bool = False
+    question: bool = False
+    props: list[Prop] = field(default_factory=list)
+
+
+# ---- sentences and tokens --------------------------------------------------------------------
+
+def split_sentences(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        end = m.end() if text[m.start()] in ".!?" else m.start()
+        if text[start:end].strip():
+            yield start, end
+        start = m.end()
+    if text[start:].strip():
+        yield start, len(text)
+
+
+def _blank_quotes(text: str) -> str:
+    return _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
+    body = _blank_quotes(text[start:end])
+    tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
+    sentence = Sentence(start, end, body, tokens)
+    sentence.history = any(t.kind == "history" for t in tokens)
+    sentence.question = body.rstrip().endswith("?") or bool(
+        re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
+    return sentence
+
+
+# ---- terms: one orderable thing, maybe written with several tokens ------------------------
+
+@dataclass
+class TermTok:
+    term: tuple  # (kind, value)
+    start: int
+    end: int
+
+
+def _gap(text: str, a_end: int, b_start: int, base: int) -> str:
+    return text[a_end - base:b_start - base]
+
+
+def terms(sentence: Sentence) -> list[TermTok]:
+    """Orderable and model tokens merged into terms: '1× GCP rungs' is the GCP
+    width 1; 'a2-ultragpu-8g (8×)' is one machine type; 'STANDARD (on-demand)'
+    is one model."""
+    out: list[TermTok] = []
+    base = sentence.start
+    for tok in sentence.tokens:
+        if tok.kind not in ("backend", "lane", "family", "width", "model"):
+            continue
+        term = (tok.kind, tok.value)
+        if tok.kind == "family":
+            term = ("family", tok.value)
+        if out:
+            prev = out[-1]
+            gap = _gap(sentence.text, prev.end, tok.start, base)
+            tight = not gap.strip(" (/`*") or gap.strip() in ("(", "/", "-")
+            merged = _merge(prev.term, term) if tight else None
+            if merged is not None:
+                out[-1] = TermTok(merged, prev.start, tok.end)
+                continue
+        out.append(TermTok(term, tok.start, tok.end))
+    return out
+
+
+def _merge(a: tuple, b: tuple) -> tuple | None:
+    if a == b:
+        return a
+    ka, kb = a[0], b[0]
+    pair = {ka, kb}
+    if pair == {"width", "backend"}:
+        w, bk = (a, b) if ka == "width" else (b, a)
+        return w if bk[1] == "gcp" else None
+    if pair == {"width", "family"}:
+        w, f = (a, b) if ka == "width" else (b, a)
+        if f[1][1] in (None, w[1]):
+            return ("family", (f[1][0], w[1]))
+        return None
+    if pair == {"family", "backend"}:
+        f, bk = (a, b) if ka == "family" else (b, a)
+        return f if bk[1] == "gcp" else None
+    if pair == {"lane", "backend"}:
+        lane, bk = (a, b) if ka == "lane" else (b, a)
+        return lane if bk[1] == "slurm" else None
+    if pair == {"family", "model"}:
+        f, m = (a, b) if ka == "family" else (b, a)
+        return ("rung", (f[1][0], f[1][1], m[1]))
+    if pair == {"width", "model"}:
+        w, m = (a, b) if ka == "width" else (b, a)
+        return ("rung", (None, w[1], m[1]))
+    if ka == "rung" and kb in ("family", "width", "model"):
+        fam, width, model = a[1]
+        if kb == "family" and fam is None:
+            return ("rung", (b[1][0], width or b[1][1], model))
+        if kb == "width" and width is None:
+            return ("rung", (fam, b[1], model))
+        if kb == "model" and model == b[1]:
+            return a
+    return None
+
+
+def orderable(term: tuple) -> bool:
+    return term[0] in ORDERABLE
+
+
+# ---- the readers -------------------------------------------------------------------------------
+
+class Reader:
+    """Reads one sentence, with the unit text for spans and the lexicon."""
+
+    def __init__(self, sentence: Sentence, unit_text: str, lexicon: Lexicon,
+                 heading: str, facts: Facts) -> None:
+        self.s = sentence
+        self.facts = facts
+        self.unit_text = unit_text
+        self.lexicon = lexicon
+        self.heading = heading
+        self.tokens = sentence.tokens
+        self.terms = terms(sentence)
+        self.props: list[Prop] = []
+        self.procedural = bool(lexicon.procedural.search(sentence.text)) and \
+            not _STRONG_CONTEXT.search(sentence.text)
+
+    # -- helpers --
+
+    def text(self, start: int, end: int) -> str:
+        return self.s.text[start - self.s.start:end - self.s.start]
+
+    def kinds(self, kind: str) -> list[Token]:
+        return [t for t in self.tokens if t.kind == kind]
+
+    def negated_before(self, position: int, since: int | None = None) -> bool:
+        """A negation in the sentence's main clause before `position`."""
+        floor = self._main_start() if since is None else since
+        for t in self.tokens:
+            if t.kind == "neg" and floor <= t.start < position:
+                word = self.unit_text[t.start:t.end].lower()
+                if word == "no" and not self._no_negates(t):
+                    continue
+                if word in ("without", "skip", "avoid") and t.start > floor + 40:
+                    continue
+                return True
+        return False
+
+    def _no_negates(self, t: Token) -> bool:
+        after = self.unit_text[t.end:t.end + 30].lower()
+        return not re.match(r"\s+(?:capacity|quota|gpus?|machines?|free|spot\s+capacity|"
+                            r"room|luck|one|jobs?|lane|later|sharding|wait)", after)
+
+    def _main_start(self) -> int:
+        m = _COND.match(self.s.text)
+        return self.s.start + (m.end() if m else 0)
+
+    def add(self, kind: str, args: tuple, start: int, end: int, negated: bool = False,
+            topic: str = "", fix: tuple = ()) -> None:
+        self.props.append(Prop(kind, args, negated, start, end, topic, fix))
+
+    # -- run --
+
+    def read(self) -> list[Prop]:
+        if self.s.history or self.s.question:
+            return []
+        self.read_chains()
+        self.read_before_after()
+        self.read_first_last()
+        self.read_provisioning()
+        self.read_lengths()
+        self.read_flex_max()
+        self.read_min_width()
+        self.read_auto()
+        return self.props
+
+    # -- order: chains --
+
+    def read_chains(self) -> None:
+        ts = [t for t in self.terms if orderable(t.term) or t.term[0] == "model"]
+        if len(ts) < 2:
+            return
+        run: list[TermTok] = [ts[0]]
+        strong = [False]
+        keyed = bool(_KEY_ORDER.search(self.text(self.s.start, ts[0].start)))
+        for t in ts[1:]:
+            gap = self.text(run[-1].end, t.start)
+            link = self._link(gap)
+            if link is None:
+                self._emit_chain(run, strong, keyed)
+                run, strong = [t], [False]
+                keyed = bool(_KEY_ORDER.search(self.text(self.s.start, t.start)))
+                continue
+            run.append(t)
+            strong.append(link)
+        self._emit_chain(run, strong, keyed)
+
+    def _link(self, gap: str) -> bool | None:
+        """True: an explicit order link; False: a list separator; None: not linked."""
+        if re.search(r"\b(?:before|after|not|never|no|but|unless|except|instead|rather|beside|"
+                     r"besides|alongside|plus|vs|versus|than|while|whereas|because|for|when|"
+                     r"if)\b|n't|[.;!?]", gap, re.I):
+            return None
+        has_then = bool(_STRONG_THEN.search(gap))
+        if _FILLER.sub("", gap).strip():
+            return None
+        if has_then:
+            return True
+        return False if re.search(r"[,/]|\band\b|\bor\b", gap) else None
+
+    def _emit_chain(self, run: list[TermTok], strong: list[bool], keyed: bool) -> None:
+        if len(run) < 2 or not (any(strong) or keyed):
+            return
+        if not (self.s.context or _ARROW.search(self.text(run[0].start, run[-1].end))):
+            return
+        if self.procedural:
+            return
+        models = [t for t in run if t.term[0] == "model"]
+        if models and len(models) == len(run):
+            return self._emit_model_chain(run)
+        items = [t for t in run if orderable(t.term)]
+        start, end = items[0].start if items else run[0].start, run[-1].end
+        for i in range(1, len(items)):
+            a, b = items[i - 1], items[i]
+            if a.term == b.term:
+                continue
+            self.add("order", (a.term, b.term), a.start, b.end, topic="order")
+            link_text = self.text(a.end, b.start)
+            if re.search(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|directly", link_text,
+                         re.I) and not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
+                self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
+        del start, end
+
+    def _emit_model_chain(self, run: list[TermTok]) -> None:
+        kind = self.length_class(run[0].start)
+        models = tuple(t.term[1] for t in run)
+        if kind:
+            self.add("class-order", (kind, models), run[0].start, run[-1].end,
+                     topic="length-aware order")
+        else:
+            for a, b in zip(run, run[1:], strict=False):
+                if a.term != b.term:
+                    self.add("order", (a.term, b.term), a.start, b.end, topic="order")
+
+    # -- order: before / after --
+
+    def read_before_after(self) -> None:
+        cues = [t for t in self.tokens if t.kind in ("before", "after")]
+        if not cues or self.procedural:
+            return
+        ords = [t for t in self.terms if orderable(t.term)]
+        if len(ords) < 2:
+            return
+        if not self.s.context:
+            return
+        first_cue = cues[0]
+        subjects = [t for t in ords if t.end <= first_cue.start]
+        if not subjects:
+            self._leading_cue(first_cue, ords)
+            return
+        subject = subjects[0] if len(subjects) == 1 or not self._linked(subjects) else subjects[-1]
+        for i, cue in enumerate(cues):
+            stop = cues[i + 1].start if i + 1 < len(cues) else self.s.end
+            objects = [t for t in ords if cue.end <= t.start < stop]
+            if not objects:
+                continue
+            negated = self.negated_before(cue.start, since=self._main_start())
+            for obj in objects:
+                if obj.term == subject.term:
+                    continue
+                a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
+                self.add("order", (a.term, b.term), subject.start, obj.end, negated,
+                         topic="order")
+
+    def _linked(self, subjects: list[TermTok]) -> bool:
+        return len(subjects) > 1 and all(
+            self._link(self.text(a.end, b.start)) is not None
+            for a, b in zip(subjects, subjects[1:], strict=False))
+
+    def _leading_cue(self, cue: Token, ords: list[TermTok]) -> None:
+        """'After the 1× GCP rungs come the SLURM lanes'; 'Before RunPod, try SLURM'."""
+        rest = self.text(cue.end, self.s.end)
+        split = re.search(r",|\b(?:come|comes|is|are|go|goes|try|tries|tried|use|uses|fall|"
+                          r"falls|route|routes|dispatch|dispatches|the\s+router)\b", rest, re.I)
+        if not split:
+            return
+        cut = cue.end + split.start()
+        objects = [t for t in ords if t.start < cut]
+        subjects = [t for t in ords if t.start >= cut]
+        negated = self.negated_before(cut + (split.end() - split.start()) + 40)
+        if not objects or not subjects:
+            return
+        subject = subjects[0]
+        for obj in objects:
+            if obj.term == subject.term:
+                continue
+            a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
+            self.add("order", (a.term, b.term), obj.start, subject.end, negated, topic="order")
+
+    # -- order: first / last --
+
+    def read_first_last(self) -> None:
+        if self.procedural:
+            return
+        for cue in self.tokens:
+            if cue.kind not in ("first", "last"):
+                continue
+            word = self.unit_text[cue.start:cue.end].lower()
+            if self.length_class(cue.start) and self._nearest_model(cue):
+                continue  # "short jobs lead with SPOT": the length reader's
+            target = self._attach(cue, word)
+            if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
+                continue
+            negated = self.negated_before(min(cue.start, target.start) if
+                                          target.start > cue.start else cue.start)
+            if cue.kind == "first" and re.match(r"first\b", word) and \
+                    self._ordinal_first(cue):
+                continue
+            self.add(cue.kind, (target.term,), target.start, target.end, negated,
+                     topic="order")
+
+    def _ordinal_first(self, cue: Token) -> bool:
+        """'First, …' opening a sentence is ordinal prose, read with its siblings;
+        it still claims 'first' unless it reads 'at first' or 'first of all'."""
+        after = self.unit_text[cue.end:cue.end + 8].lower()
+        before = self.unit_text[max(0, cue.start - 4):cue.start].lower()
+        return after.startswith(" of all") or before.endswith("at ")
+
+    def _attach(self, cue: Token, word: str) -> TermTok | None:
+        ords = [t for t in self.terms if orderable(t.term)]
+        if not ords:
+            return None
+        verbish = re.match(r"(?:lead|start|begin|open|end)", word)
+        after = [t for t in ords if t.start >= cue.end]
+        before = [t for t in ords if t.end <= cue.start]
+        if verbish and after:
+            gap = self.text(cue.end, after[0].start)
+            return after[0] if len(gap) <= 20 else None
+        best = None
+        if before:
+            gap = self.text(before[-1].end, cue.start)
+            if len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap) \
+                    or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
+                                    r"(?:the|a|an)?\s*", gap, re.I):
+                best = before[-1]
+        if after:
+            gap = self.text(cue.end, after[0].start)
+            if re.fullmatch(r"\s*(?:rung|choice|option|stop|backend|lane|fallback|resort)?"
+                            r"\s*(?:is|are|:|,|—|-)?\s*(?:the|a|always)?\s*", gap, re.I):
+                if best is None or len(gap) < len(self.text(best.end, cue.start)):
+                    best = after[0]
+        return best
+
+    def _nearest_model(self, cue: Token) -> bool:
+        return any(t.term[0] in ("model", "rung") and abs(t.start - cue.end) < 30
+                   for t in self.terms)
+
+    # -- provisioning per family --
+
+    def read_provisioning(self) -> None:
+        fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
+                (t.term[0] == "family" or t.term[1][0])]
+        models = [t for t in self.terms if t.term[0] == "model"]
+        if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
+            return
+        if self.length_class(self.s.start) or self.kinds("first") and not self.kinds("only"):
+            return
+        segments = self._segments([t.start for t in fams])
+        carried: list[str] = []
+        for fam_tok, (seg_start, seg_end) in zip(fams, segments, strict=False):
+            family = fam_tok.term[1][0]
+            seg_models = [t for t in models if seg_start <= t.start < seg_end]
+            names = list(dict.fromkeys(t.term[1] for t in seg_models))
+            if fam_tok.term[0] == "rung" and fam_tok.term[1][2]:
+                names = [fam_tok.term[1][2], *[n for n in names if n != fam_tok.term[1][2]]]
+            seg_text = self.text(seg_start, seg_end)
+            only = re.search(r"(?<![\w])only\b|\bexclusively\b|\bsolely\b|\bjust\b", seg_text, re.I)
+            if not names and re.search(r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b", seg_text,
+                                       re.I):
+                names = carried
+            if not names:
+                continue
+            carried = names
+            negated = self.negated_before(seg_end, since=seg_start)
+            table_row = "|" in seg_text
+            if only or (table_row and len(names) > 1 and not negated):
+                if only and self._only_binds_family(seg_text):
+                    continue
+                self.add("only", (family, tuple(names)), fam_tok.start, fam_tok.end, negated,
+                         topic="provisioning")
+            else:
+                for name in names:
+                    self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
+                             topic="provisioning")
+
+    @staticmethod
+    def _only_binds_family(seg_text: str) -> bool:
+        """'SPOT only on a3' is about where SPOT runs, not what a3 allows."""
+        return bool(re.search(r"\bonly\s+(?:on|for|with|in)\b", seg_text, re.I))
+
+    def _segments(self, starts: list[int]) -> list[tuple[int, int]]:
+        """Split the sentence between families at clause joints."""
+        out = []
+        for i, start in enumerate(starts):
+            seg_start = start
+            if i == 0:
+                seg_start = self.s.start
+            else:
+                joint = list(re.finditer(r",|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|—|\|", self.text(
+                    starts[i - 1], start)))
+                seg_start = starts[i - 1] + joint[-1].start() if joint else start
+                if out:
+                    out[-1] = (out[-1][0], seg_start)
+            out.append((seg_start, self.s.end))
+        return out
+
+    # -- length classes, thresholds, leads ---------------------------------------------------------
+
+    def length_class(self, near: int) -> str | None:
+        """'short' or 'long' when the sentence is about a length class."""
+        classes = [t for t in self.tokens if t.kind in ("short", "long")]
+        if not classes:
+            return None
+        scored = sorted(classes, key=lambda t: abs(t.start - near))
+        for t in scored:
+            tail = self.unit_text[t.end:t.end + 25]
+            if _CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(]", tail) or \
+                    re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as)\s*$",
+                              self.unit_text[max(0, t.start - 25):t.start], re.I) or \
+                    re.search(r"\bjobs?\b", self.s.text, re.I):
+                return t.kind
+        return None
+
+    def read_lengths(self) -> None:
+        models = [t for t in self.terms if t.term[0] in ("model", "rung")]
+        durations = self.kinds("duration")
+        classes = [t for t in self.tokens if t.kind in ("short", "long")]
+        if durations and self._worked_example(durations, models, classes):
+            return
+        if classes:
+            self._read_threshold(classes, durations)
+        if not models:
+            return
+        segments = self._class_segments(classes)
+        for kind, seg_start, seg_end, anchor in segments:
+            seg_models = [t for t in models if seg_start <= t.start < seg_end]
+            if not seg_models or kind is None:
+                continue
+            self._read_lead(kind, anchor, seg_models, seg_start, seg_end)
+        if not classes and durations:
+            self._read_lead_at(durations, models)
+
+    def _class_segments(self, classes: list[Token]):
+        """Each class word owns the text up to the next class word; a model
+        before the first class word ('SPOT leads short jobs') belongs to it."""
+        classes = [c for c in classes if self.length_class(c.start) == c.kind or
+                   _CLASS_WORDS.match(self.unit_text[c.end:c.end + 20].strip(" -*`"))]
+        if not classes:
+            return []
+        out = []
+        for i, c in enumerate(classes):
+            start = self.s.start if i == 0 else c.start
+            if i:
+                joint = list(re.finditer(r"[,;]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b",
+                                         self.text(classes[i - 1].end, c.start)))
+                if joint:
+                    start = classes[i - 1].end + joint[-1].start()
+                    out[-1] = (out[-1][0], out[-1][1], start, out[-1][3])
+            out.append((c.kind, start, self.s.end, c))
+        return out
+
+    def _read_lead(self, kind: str, anchor: Token, models: list[TermTok], start: int,
+                   end: int) -> None:
+        seg = self.text(start, end)
+        names = [t.term[1] if t.term[0] == "model" else t.term[1][2] for t in models]
+        names = [n for n in names if n]
+        if not names:
+            return
+        firsts = [t for t in self.tokens if t.kind == "first" and start <= t.start < end]
+        lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
+        has_chain = len(names) > 1 and (_STRONG_THEN.search(seg) or re.search(r",", seg))
+        negated = self.negated_before(end, since=start)
+        if has_chain and not firsts and not lasts:
+            self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
+                     models[-1].end, negated, topic="length-aware lead")
+            return
+        if has_chain and firsts and _STRONG_THEN.search(seg):
+            self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
+                     models[-1].end, negated, topic="length-aware lead")
+            return
+        if lasts:
+            cue = lasts[0]
+            model = min(models, key=lambda t: abs(t.start - cue.start))
+            name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+            if re.search(r"\blast\s+resort\b", self.unit_text[cue.start:cue.end], re.I) or True:
+                self.add("class-last", (kind, name), model.start, model.end, negated,
+                         topic="length-aware lead", fix=((model.start, model.end, ""),))
+            return
+        if firsts or re.search(r"\b(?:use|uses|get|gets|go|goes|take|takes|try|tries|prefer|"
+                               r"prefers|land|lands|on|→|:|=)\b|:", seg, re.I):
+            model = models[0]
+            name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+            if not firsts and re.search(r"\b(?:also|may|can|could|might|too|eventually|"
+                                        r"later|fallback|fall\s+back)\b", seg, re.I):
+                return  # "long jobs may also use SPOT": true for every model offered
+            self.add("lead", (kind, name), model.start, model.end, negated,
+                     topic="length-aware lead", fix=((model.start, model.end, ""),))
+
+    def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
+        for d in durations:
+            cmp = self._comparator(d)
+            cls = min(classes, key=lambda c: abs(c.start - d.start))
+            if abs(cls.start - d.start) > 60:
+                continue
+            defining = cls.start < d.start or re.search(
+                r"\b(?:threshold|cut-?off|boundary|line|split)\b", self.s.text, re.I)
+            negated = self.negated_before(max(d.start, cls.start))
+            fix = ((d.start, d.end, self._unit_of(d)),)
+            if cmp is None:
+                if re.search(r"\b(?:threshold|cut-?off|boundary|line|split)\b", self.s.text,
+                             re.I):
+                    self.add("threshold", (d.value,), d.start, d.end, negated,
+                             topic="length threshold", fix=fix)
+                continue
+            relation, inclusive = cmp
+            if defining:
+                value = d.value
+                if inclusive and relation == "under":  # "4 h or less count as short"
+                    self.add("subset", ("over", value, "long"), d.start, d.end, negated,
+                             topic="length threshold")
+                    continue
+                if inclusive is False and relation == "over" and cls.kind == "long":
+                    # "long (over 4 h)": ≥ vs > at the same number is how people write it
+                    pass
+                if (relation == "under") == (cls.kind == "short"):
+                    self.add("threshold", (value,), d.start, d.end, negated,
+                             topic="length threshold", fix=fix)
+            else:
+                if inclusive and relation == "under":
+                    relation, value = "under", d.value + 1e-9
+                    self.add("subset", (relation, value, cls.kind), d.start, d.end, negated,
+                             topic="length threshold")
+                    continue
+                self.add("subset", (relation, d.value, cls.kind), d.start, d.end, negated,
+                         topic="length threshold")
+
+    def _unit_of(self, d: Token) -> str:
+        text = self.unit_text[d.start:d.end].lower()
+        return "days" if re.search(r"day|\bd\b", text) else "h"
+
+    def _comparator(self, d: Token) -> tuple[str, bool] | None:
+        before = [t for t in self.tokens if t.kind in ("under", "over") and
+                  t.end <= d.start and d.start - t.end <= 12]
+        after = [t for t in self.tokens if t.kind in ("under", "over") and
+                 t.start >= d.end and t.start - d.end <= 4]
+        if before:
+            word = self.unit_text[before[-1].start:before[-1].end].lower()
+            inclusive = word in ("at most", "up to", "<=", "≤", "no more than", "no longer than",
+                                 "within", "at least", ">=", "≥")
+            return before[-1].kind, inclusive
+        if after:
+            word = self.unit_text[after[0].start:after[0].end].lower()
+            # "4 h or less" / "4 h or more"
+            return ("under" if "less" in word or "shorter" in word else after[0].kind), True
+        tail = self.unit_text[d.end:d.end + 12].lower()
+        if re.match(r"\s*or\s+(?:less|under|shorter|fewer)", tail):
+            return "under", True
+        if re.match(r"\s*or\s+(?:more|longer|over)|\s*\+", tail):
+            return "over", True
+        return None
+
+    def _read_lead_at(self, durations: list[Token], models: list[TermTok]) -> None:
+        firsts = self.kinds("first")
+        if not firsts:
+            return
+        for d in durations:
+            cmp = self._comparator(d)
+            relation = cmp[0] if cmp else "of"
+            model = next((m for m in models if m.start > firsts[0].start), models[0])
+            name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+            if name:
+                self.add("lead-at", (relation, d.value, name), model.start, model.end,
+                         self.negated_before(model.start), topic="length-aware lead")
+            return
+
+    def _worked_example(self, durations: list[Token], models: list[TermTok],
+                        classes: list[Token]) -> bool:
+        """'a 3 h job at 8× that degrades to 2× still counts as short'."""
+        widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
+                  self._term_width(t) is not None]
+        if not widths:
+            return False
+        d = durations[0]
+        if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
+            return False
+        later = [w for w in widths if w.start > d.start]
+        if not later:
+            return False
+        width0 = self._term_width(later[0])
+        at = self._term_width(later[-1])
+        if width0 is None or at is None:
+            return False
+        after = later[-1].end
+        read = False
+        negated = self.negated_before(self.s.end)
+        for c in classes:
+            if c.start > d.start:
+                self.add("consequence", (d.value, width0, at, "class", c.kind), c.start, c.end,
+                         negated, topic="derived length")
+                read = True
+        for m in models:
+            if m.start > after - 1 or m.start > d.start:
+                name = m.term[1] if m.term[0] == "model" else m.term[1][2]
+                if not name:
+                    continue
+                lead = any(t.kind == "first" and t.start < m.start for t in self.tokens)
+                if lead:
+                    self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
+                             self.negated_before(m.start), topic="derived length")
+                    read = True
+                elif re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?)\b",
+                               self.s.text, re.I) or self.negated_before(m.start):
+                    self.add("consequence", (d.value, width0, at, "offers", name), m.start,
+                             m.end, self.negated_before(m.start), topic="derived length")
+                    read = True
+                break
+        for d2 in durations[1:]:
+            if d2.start > later[-1].start or (len(later) > 1 and d2.start > later[0].start):
+                self.add("consequence", (d.value, width0, at, "length", d2.value), d2.start,
+                         d2.end, negated, topic="derived length",
+                         fix=((d2.start, d2.end, self._unit_of(d2)),))
+                read = True
+                break
+        return read
+
+    @staticmethod
+    def _term_width(t: TermTok) -> int | None:
+        kind, value = t.term
+        if kind == "width":
+            return value
+        if kind == "family":
+            return value[1]
+        if kind == "rung":
+            return value[1]
+        return None
+
+    # -- FLEX_START maximum duration ------------------------------------------------------
+
+    def read_flex_max(self) -> None:
+        flex = self.facts.flex_model
+        if flex is None:
+            return
+        fl = [t for t in self.terms if t.term == ("model", flex)]
+        durations = self.kinds("duration")
+        if not fl or not durations or not _MAX_CUE.search(self.s.text):
+            return
+        if self.length_class(fl[0].start) and not re.search(
+                r"\b(?:max(?:imum)?|at\s+most|run\s+duration|limit|cap)\b", self.s.text, re.I):
+            return
+        for d in durations:
+            if any(t.kind in ("short", "long") and abs(t.start - d.start) < 20
+                   for t in self.tokens):
+                continue
+            cmp = self._comparator(d)
+            window = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
+            if not (cmp or re.search(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
+                                     r"longer\s+than|past|ceiling", window)):
+                continue
+            if d.value < 24 and not re.search(r"max|limit|cap|run\s+duration|at\s+most",
+                                              window):
+                continue
+            self.add("flex-max", (d.value,), d.start, d.end, self.negated_before(d.start) and
+                     not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window),
+                     topic="FLEX_START maximum run",
+                     fix=((d.start, d.end, self._unit_of(d)),))
+            return
+
+    # -- minimum width of an intent ------------------------------------------------------------
+
+    def read_min_width(self) -> None:
+        intents = self.kinds("intent")
+        if not intents:
+            return
+        widths = [t for t in self.terms if self._term_width(t) is not None]
+        for it in intents:
+            near = [w for w in widths if w.start > it.start] or widths
+            if not near:
+                continue
+            text = self.s.text
+            if _MIN_CUE.search(text):
+                w = near[0]
+                width = self._term_width(w)
+                negated = self.negated_before(w.start) and not re.search(
+                    r"\bnever\s+(?:\w+\s+){0,2}below|\bnot\s+below|no\s+(?:narrower|further|"
+                    r"lower)", text, re.I)
+                if re.search(r"\bbelow\b|\bnarrower\s+than\b|\blower\s+than\b", text, re.I) and \
+                        not re.search(r"\b(?:min(?:imum)?|floor|at\s+least)\b", text, re.I):
+                    # "never degrades below 2×": the minimum is 2
+                    self.add("min-width", (it.value, width), w.start, w.end, False,
+                             topic="minimum width", fix=((w.start, w.end, ""),))
+                else:
+                    self.add("min-width", (it.value, width), w.start, w.end, negated,
+                             topic="minimum width", fix=((w.start, w.end, ""),))
+            elif _REACH_CUE.search(text):
+                w = min(near, key=lambda t: self._term_width(t) or 99)
+                self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
+                         self.negated_before(w.start), topic="minimum width")
+            return
+
+    # -- 8× in the auto ladder -------------------------------------------------------------------
+
+    def read_auto(self) -> None:
+        widths = [t for t in self.terms if self._term_width(t) is not None]
+        if not widths:
+            return
+        text = self.s.text
+        explicit = _EXPLICIT.search(text)
+        auto = _AUTO.search(text)
+        if not (explicit or auto):
+            return
+        w = widths[0]
+        width = self._term_width(w)
+        if explicit:
+            self.add("in-auto", (width,), w.start, w.end,
+                     not self.negated_before(w.start + explicit.end()),
+                     topic="the auto ladder")
+        elif auto and re.search(r"\b(?:in|part\s+of|on|included|walks?|reach(?:es|ed)?|"
+                                r"tries|tried)\b", text, re.I):
+            self.add("in-auto", (width,), w.start, w.end,
+                     self.negated_before(self.s.start + auto.start() + 1) or
+                     bool(re.search(r"\b(?:excluded|outside|out\s+of|never)\b", text, re.I)),
+                     topic="the auto ladder")
+
+
+# ---- context --------------------------------------------------------------------------------
+
+def in_context(lexicon: Lexicon, text: str, heading: str) -> bool:
+    return bool(lexicon.ladder_context.search(text) or lexicon.ladder_context.search(heading))

@@ -1,0 +1,109 @@
+"""Corrected sentences for wrong claims, checked by the engine that found them.
+
+A claim carried by one value ("lead with FLEX_START", "under 6 h") is fixed
+in place: the value is replaced in the writer's own sentence. Otherwise the
+fix is a canonical sentence rendered from the fact model. Either way the
+suggestion is re-read before it is offered: a suggestion the lint would flag
+is never printed.
+"""
+
+from __future__ import annotations
+
+from lint.facts import Facts
+from lint.propositions import Prop, Verdict, judge
+
+
+def canonical(p: Prop, facts: Facts) -> str:
+    kind = p.kind
+    if kind in ("order", "first", "last", "skip"):
+        kinds = {a[0] for a in p.args}
+        if kinds <= {"lane"}:
+            return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
+        if kinds <= {"width"}:
+            return f"GCP widths degrade {facts.width_label()} on capacity misses."
+        if kinds <= {"family"} and kind == "order" and p.args[0][1][0] != p.args[1][1][0]:
+            labels = [f"`{facts.family_label(f)}`" for f in facts.families_in_order()]
+            return f"At one width, {' rungs come before '.join(labels)} rungs."
+        labels = [facts.backend_label(b) for b in facts.backends]
+        return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
+    if kind in ("permits", "only"):
+        family = p.args[0]
+        allowed = facts.provisioning(family)
+        return f"`{facts.family_label(family)}` is {'/'.join(allowed)}-only."
+    if kind in ("lead", "class-order", "class-last"):
+        cls = p.args[0]
+        return f"{cls.capitalize()} jobs: {' → '.join(facts.class_order(cls))}."
+    if kind == "lead-at":
+        return (f"Short jobs (under {facts.threshold:g} h at their width): "
+                f"{' → '.join(facts.short_order)}.")
+    if kind in ("threshold", "subset"):
+        return f"A job is short below {facts.threshold:g} h at its width."
+    if kind == "flex-max":
+        return (f"FLEX_START runs at most {facts.flex_max:g} h "
+                f"({facts.flex_max / 24:g} days).")
+    if kind in ("min-width", "reach"):
+        intent = p.args[0]
+        return f"{intent} has minimum width {facts.min_width(intent)}×."
+    if kind == "in-auto":
+        return f"The {facts.widest}× rungs are part of the auto ladder."
+    if kind == "consequence":
+        hours, width, at = p.args[:3]
+        length = hours * width / at
+        models = facts.models_at(length, at if at in facts.widths else None)
+        cls = "short" if facts.is_short(length) else "long"
+        return (f"A {hours:g} h job at {width}× runs {length:g} h at {at}×, so it is {cls} "
+                f"there and leads with {models[0]}.")
+    if kind == "verdict":
+        from lint.propositions import facts_critic
+
+        rule = p.args[0]
+        if facts_critic(facts).get(rule) == "error":
+            return f"{rule}: the critic REVISEs the plan."
+        return f"{rule}: a warning only; the verdict does not change."
+    if kind == "critic-threshold":
+        from critics.rules import DEFAULT_WIDEN_THRESHOLD
+
+        return f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour of work."
+    if kind == "parallel":
+        return "Model splitting (device_map=auto) is not parallel work."
+    return ""
+
+
+def suggestion(engine, sentence: str, p: Prop, verdict: Verdict, offset: int,
+               critic: bool) -> str:
+    """A corrected sentence the engine reads as true. `offset` is where the
+    sentence starts in the unit text (fix spans are unit offsets)."""
+    candidates = []
+    if verdict.fix:
+        text = sentence
+        for start, end, value in sorted(verdict.fix, reverse=True):
+            s, e = start - offset, end - offset
+            if 0 <= s <= e <= len(text) and value:
+                text = text[:s] + value + text[e:]
+        if text != sentence:
+            candidates.append(text.strip())
+    candidates.append(canonical(p, engine.facts))
+    for candidate in candidates:
+        if candidate and reads_true(engine, candidate, critic):
+            return candidate
+    return ""
+
+
+def reads_true(engine, text: str, critic: bool) -> bool:
+    from lint import reading
+
+    lexicon = engine.lexicon
+    if critic:
+        from lint.propositions import facts_critic
+
+        lexicon = lexicon.with_critic(facts_critic(engine.facts))
+    sentence = reading.tag_sentence(lexicon, text, 0, len(text))
+    sentence.context = True
+    reader = reading.Reader(sentence, text, lexicon, "", engine.facts)
+    props = reader.read()
+    if critic:
+        from lint import critic_reading
+        from lint.document import Unit
+
+        props += critic_reading.read(reader, Unit("paragraph", 1, text, ""))
+    return all(judge(q, engine.facts).holds is not False for q in props)
