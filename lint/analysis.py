@@ -64,7 +64,8 @@ class Engine:
         for unit in doc.units:
             if unit.line in skip_lines or unit.kind == "heading" and not critic:
                 continue
-            if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text):
+            if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
+                    not unit.header:
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []
@@ -177,35 +178,66 @@ class Engine:
             self._chain_props(heads)
 
     def _provisioning_table(self, header: Unit, body, lexicon: Lexicon) -> None:
-        columns: dict[int, str] = {}
+        """Yes/no columns: a model per column (which family allows it), 'in the
+        auto ladder' (per width), 'parallel?' (per launcher); and a 'minimum
+        width' column (per intent)."""
+        roles: dict[int, tuple[str, object]] = {}
         for index, cell in enumerate(header.cells):
-            models = [t for t in lexicon.tag(cell) if t.kind == "model"]
-            if len(models) == 1:
-                columns[index] = models[0].value
-        if not columns:
+            tokens = lexicon.tag(cell)
+            models = [t for t in tokens if t.kind == "model"]
+            if len(models) == 1 and index:
+                roles[index] = ("model", models[0].value)
+            elif re.search(r"\bauto", cell, re.I):
+                roles[index] = ("auto", None)
+            elif re.search(r"\bparallel", cell, re.I):
+                roles[index] = ("parallel", None)
+            elif re.search(r"\bmin(?:imum)?\b.*\bwidth|\bfloor\b", cell, re.I):
+                roles[index] = ("min-width", None)
+        if not roles:
             return
         for unit, unit_readings in body:
             if not unit_readings or not unit.cells:
                 continue
             r = unit_readings[0]
-            fams = [t for t in reading.terms(r.sentence) if t.term[0] == "family"]
-            if not fams:
-                continue
-            family = fams[0]
+            first = unit.cells[0]
+            row_tokens = lexicon.tag(first)
             offset = 0
-            for index, cell in enumerate(unit.cells):
-                model = columns.get(index)
-                if model is not None:
-                    start = offset
-                    if _YES.match(cell):
-                        r.props.append(Prop("permits", (family.term[1][0], model), False,
-                                            start, start + len(cell), "provisioning"))
-                    elif _NO.match(cell):
-                        r.props.append(Prop("permits", (family.term[1][0], model), True,
-                                            start, start + len(cell), "provisioning"))
+            starts = []
+            for cell in unit.cells:
+                starts.append(offset)
                 offset += len(cell) + 3
-            # the row's text also read as a sentence: drop its cell-joined misreadings
-            r.props = [p for p in r.props if p.kind != "only" or p.start < len(unit.cells[0])]
+            for index, (role, value) in roles.items():
+                if index >= len(unit.cells):
+                    continue
+                cell, start = unit.cells[index], starts[index]
+                yes, no = bool(_YES.match(cell)), bool(_NO.match(cell))
+                span = (start, start + max(1, len(cell.strip())))
+                if role == "model" and (yes or no):
+                    fam = next((t for t in row_tokens if t.kind == "family"), None)
+                    if fam:
+                        r.props.append(Prop("permits", (fam.value[0], value), no, *span,
+                                            "provisioning"))
+                elif role == "auto" and (yes or no):
+                    width = next((t for t in row_tokens if t.kind in ("width", "family")), None)
+                    w = width.value if width and width.kind == "width" else \
+                        (width.value[1] if width else None)
+                    if w:
+                        r.props.append(Prop("in-auto", (w,), no, *span, "the auto ladder"))
+                elif role == "parallel" and (yes or no):
+                    launcher = next((t for t in lexicon.tag(first) if t.kind == "launcher"),
+                                    None)
+                    if launcher:
+                        r.props.append(Prop("parallel", (launcher.value,), no, *span,
+                                            "parallel work"))
+                elif role == "min-width":
+                    intent = next((t for t in row_tokens if t.kind == "intent"), None)
+                    number = re.search(r"\d+", cell)
+                    if intent and number:
+                        r.props.append(Prop("min-width", (intent.value, int(number.group(0))),
+                                            False, *span, "minimum width",
+                                            ((span[0], span[1], ""),)))
+            # cell-joined misreadings of the same row are dropped
+            r.props = [p for p in r.props if p.kind != "only" or p.start < len(first)]
 
     def _answers(self, previous: list[Reading], current: list[Reading], lexicon: Lexicon
                  ) -> None:

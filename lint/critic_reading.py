@@ -14,6 +14,11 @@ from lint.propositions import Prop
 from lint.reading import Reader
 
 _VERDICTS = {"revise": "REVISE", "warn": "WARN", "approve": "APPROVE"}
+_THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthreshold|\bminimum|"
+                            r"\bunder\b|\bbelow\b|\bmore\s+than\b|\bover\b|\band\s+up\b", re.I)
+_NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardless\s+of\s+"
+                           r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
+                           r"small)|any\s+amount\s+of\s+work", re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
 
@@ -42,8 +47,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if len({v.kind for v in verdicts}) > 1 and len(rules) > 1:
                 near = min(verdicts, key=lambda v: abs(v.start - rule.start))
                 cue = near
-            negated = reader.negated_before(cue.start, since=rule.end if cue.start > rule.end
-                                            else reader._main_start())
+            negated = reader.negated_before(cue.start, since=max(
+                reader.clause_start(cue.start), rule.end if cue.start > rule.end else 0))
             props.append(Prop("verdict", (rule.value, _VERDICTS[cue.kind]), negated,
                               rule.start, rule.end, "critic verdict"))
         else:
@@ -54,16 +59,29 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                                   "critic verdict"))
         if len(rules) > 1 and verdicts and not _one_verdict_for_all(reader, rules, verdicts):
             break
-    for gh in (t for t in s.tokens if t.kind == "gpuhours"):
+    amounts = [t for t in s.tokens if t.kind == "gpuhours"]
+    cued = [t for t in amounts if _THRESHOLD_CUE.search(
+        reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
+        reader.unit_text[t.end:t.end + 12])]
+    if len(amounts) > 1:
+        amounts = cued
+    for gh in amounts[:1]:
         if any(r.value == _narrow_rule(reader) for r in rules) or _NARROW.search(s.text) or \
                 _NARROW.search(unit.heading):
-            props.append(Prop("critic-threshold", (gh.value,), False, gh.start, gh.end,
-                              "widening threshold", ((gh.start, gh.end, ""),)))
-            break
+            number = re.search(r"\d+(?:\.\d+)?", reader.unit_text[gh.start:gh.end])
+            span = (gh.start + number.start(), gh.start + number.end()) if number else \
+                (gh.start, gh.end)
+            props.append(Prop("critic-threshold", (gh.value,),
+                              reader.negated_before(gh.start), gh.start, gh.end,
+                              "widening threshold", ((*span, ""),)))
+    if rules and any(r.value == _narrow_rule(reader) for r in rules) and \
+            _NO_THRESHOLD.search(s.text):
+        props.append(Prop("critic-threshold", (0.0,), False, rules[0].start, rules[0].end,
+                          "widening threshold"))
     launchers = [t for t in s.tokens if t.kind == "launcher"]
     if launchers and (reader.lexicon.data and _parallel_claim(reader)):
         for launcher in launchers[:1]:
-            cue = _parallel_claim(reader)
+            cue = _parallel_claim(reader, launcher.end)
             negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end else \
                 reader.negated_before(launcher.start)
             props.append(Prop("parallel", (launcher.value,), negated, launcher.start,
@@ -85,12 +103,14 @@ def _narrow_rule(reader: Reader) -> str:
     return ""
 
 
-def _parallel_claim(reader: Reader) -> int:
-    """Offset of the 'is parallel work' cue in the sentence, or 0."""
+def _parallel_claim(reader: Reader, after: int = 0) -> int:
+    """Offset of the 'is parallel work' cue in the sentence (the first one
+    after `after`, else the last before it), or 0."""
     m = reader.lexicon.data.get("_parallel_re")
     if m is None:
         patterns = reader.lexicon.data["critic"]["parallel_words"]
         m = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
         reader.lexicon.data["_parallel_re"] = m
-    found = m.search(reader.s.text)
-    return reader.s.start + found.start() if found else 0
+    found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)]
+    later = [f for f in found if f >= after]
+    return later[0] if later else (found[-1] if found else 0)

@@ -93,8 +93,11 @@ class Lexicon:
     def _build(self, config: LadderConfig, data: dict[str, Any]) -> list[_Kind]:
         kinds = [
             _Kind("backend", [(name, pats) for name, pats in data["backends"].items()]),
-            _Kind("lane", [(name, [re.escape(name), re.escape(name.replace("-", " "))])
-                           for name in config.slurm_lanes]),
+            _Kind("lane", [(name, [re.escape(name), re.escape(name.replace("-", " ")),
+                                   # "the preempt lane", "the gpu partition"
+                                   rf"(?:the\s+)?{re.escape(lane.partition)}\s+"
+                                   r"(?:lane|partition|queue)s?"])
+                           for name, lane in config.slurm_lanes.items()]),
             _Kind("family", self._families(config, data)),
             _Kind("model", [(m, [re.escape(m), re.escape(m.replace("_", " ")),
                                  *data["provisioning"].get(m, [])])
@@ -173,7 +176,8 @@ class Lexicon:
     @staticmethod
     def _durations(data: dict[str, Any]) -> list[tuple[Any, list[str]]]:
         d = data["durations"]
-        units = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "minutes": 1 / 60}
+        units = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 720.0,
+                 "minutes": 1 / 60}
         unit_re = {u: "|".join(sorted(map(re.escape, d[u]), key=len, reverse=True))
                    for u in units}
         number = rf"{_NUMBER}|{_number_words(d['numbers'])}"

@@ -69,12 +69,15 @@ _DESCRIBE = {
     "lead": lambda p: f"{p.args[0]} jobs lead with {p.args[1]}",
     "class-order": lambda p: f"{p.args[0]} jobs {' → '.join(p.args[1])}",
     "class-last": lambda p: f"{p.args[0]} jobs end with {p.args[1]}",
+    "class-offers": lambda p: f"{p.args[0]} jobs may use {p.args[1]}",
     "threshold": lambda p: f"short means under {p.args[0]:g} h",
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
     "flex-max": lambda p: f"FLEX_START runs at most {p.args[0]:g} h",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
+    "width": lambda p: f"a {p.args[0]}× width",
+    "max-width": lambda p: f"the auto ladder goes up to {p.args[0]}×",
     "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
     "consequence": lambda p: f"a {p.args[0]:g} h job at {p.args[1]}× run at {p.args[2]}× "
                              f"{p.args[3]} {p.args[4]}",
@@ -249,6 +252,12 @@ def _class_last(p: Prop, facts: Facts):
     return order[-1] == model, f"{kind} jobs {' → '.join(order)}", _replace(p, order[-1])
 
 
+def _class_offers(p: Prop, facts: Facts):
+    kind, model = p.args
+    order = facts.class_order(kind)
+    return model in order, f"{kind} jobs {' → '.join(order)}", ()
+
+
 def _threshold(p: Prop, facts: Facts):
     value = p.args[0]
     return value == facts.threshold, \
@@ -259,6 +268,9 @@ def _threshold(p: Prop, facts: Facts):
 def _subset(p: Prop, facts: Facts):
     relation, value, kind = p.args  # ("under", 2.0, "short")
     t = facts.threshold
+    if relation == "at":
+        return facts.is_short(value) == (kind == "short"), \
+            f"a {value:g} h job is {'short' if facts.is_short(value) else 'long'}", ()
     if kind == "short":
         holds = value <= t if relation == "under" else False
     else:
@@ -291,6 +303,15 @@ def _in_auto(p: Prop, facts: Facts):
         f"the auto ladder walks {facts.width_label()} on GCP", ()
 
 
+def _width_valid(p: Prop, facts: Facts):
+    return p.args[0] in facts.widths, f"widths {facts.width_label()}", ()
+
+
+def _max_width(p: Prop, facts: Facts):
+    return p.args[0] == facts.widest, \
+        f"the auto ladder starts at {facts.widest}× ({facts.width_label()})", ()
+
+
 def _lead_at(p: Prop, facts: Facts):
     relation, hours, model = p.args  # a job under/over/of `hours` leads with `model`
     if relation == "under":
@@ -318,6 +339,10 @@ def _consequence(p: Prop, facts: Facts):
         return abs(value - length) < 1e-6, summary, _replace(p, _hours(length, p))
     if what == "offers":
         return value in models, summary, ()
+    if what == "under":
+        return length < value, summary, ()
+    if what == "over":
+        return length >= value, summary, ()
     return None, "", ()
 
 
@@ -373,8 +398,9 @@ def _hours(value: float, p: Prop) -> str:
 _JUDGES = {
     "order": _order, "skip": _skip, "first": _first, "last": _last, "permits": _permits,
     "only": _only, "lead": _lead, "class-order": _class_order, "class-last": _class_last,
+    "class-offers": _class_offers,
     "threshold": _threshold, "subset": _subset, "flex-max": _flex_max,
     "min-width": _min_width, "reach": _reach, "in-auto": _in_auto, "lead-at": _lead_at,
-    "consequence": _consequence, "verdict": _verdict, "critic-threshold": _critic_threshold,
+    "consequence": _consequence, "width": _width_valid, "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "parallel": _parallel,
 }

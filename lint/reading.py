@@ -37,13 +37,17 @@ _FILLER = re.compile(
     r"boxes|nodes?|instances?|pools?|cloud|cluster|provisioning|models?|jobs?|then|next|"
     r"after|that|fall(?:s)?|back|falling|degrades?|drops?|from|with|of|in|order|resort|"
     r"followed|by|straight|directly|it|if|still|dry|full|goes|go|move|moves|over|"
-    r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|[a-z]\))\b"
+    r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"
+    r"narrower|wider|smaller|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
 _COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
 _ANSWER = re.compile(r"^\s*(?:\*\*)?(?:a|answer)\s*[:.)]|^\s*(yes|no|correct|right|wrong|nope)\b",
                      re.I)
 _KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
-                        r"chain|rungs|preference|walk|path)\s*(?:is|are)?\s*[:=]\s*$", re.I)
+                        r"chain|rungs|preference|walk|path|families|lanes|widths|backends)"
+                        r"\s*(?:is|are)?\s*[:=]\s*$", re.I)
+_IN_ORDER = re.compile(r"\bin\s+(?:this|that|the\s+following|config)?\s*order\b|"
+                       r"\bin\s+order\b|\bordered\b|\bone\s+after\s+the\s+other\b", re.I)
 _STRONG_CONTEXT = re.compile(
     r"\b(?:rout(?:e|es|er|ing)|dispatch\w*|fall\s*back|fallbacks?|failover|rungs?|ladder|"
     r"capacity|stockouts?|backend-router|exhausted|misses)\b", re.I)
@@ -62,7 +66,8 @@ _REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|
 _AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
                    r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b", re.I)
 _EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
-                       r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bnever\s+reached\b|"
+                       r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
+                       r"\bon\s+request\b|\breserved\s+for\b|\bnever\s+reached\b|"
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
 
 
@@ -178,6 +183,10 @@ def _merge(a: tuple, b: tuple) -> tuple | None:
     return None
 
 
+def _family(term: tuple) -> str:
+    return term[1][0]
+
+
 def orderable(term: tuple) -> bool:
     return term[0] in ORDERABLE
 
@@ -208,9 +217,17 @@ class Reader:
     def kinds(self, kind: str) -> list[Token]:
         return [t for t in self.tokens if t.kind == kind]
 
+    def clause_start(self, position: int) -> int:
+        """Start of the clause that holds `position`: after the last ':', ';' or
+        dash before it, and after a leading 'if …,' condition."""
+        floor = self._main_start()
+        head = self.s.text[:max(0, position - self.s.start)]
+        cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "))
+        return max(floor, self.s.start + cut + 1) if cut >= 0 else floor
+
     def negated_before(self, position: int, since: int | None = None) -> bool:
-        """A negation in the sentence's main clause before `position`."""
-        floor = self._main_start() if since is None else since
+        """A negation in the clause before `position` (or since `since`)."""
+        floor = self.clause_start(position) if since is None else since
         for t in self.tokens:
             if t.kind == "neg" and floor <= t.start < position:
                 word = self.unit_text[t.start:t.end].lower()
@@ -247,6 +264,7 @@ class Reader:
         self.read_flex_max()
         self.read_min_width()
         self.read_auto()
+        self.read_widths()
         return self.props
 
     # -- order: chains --
@@ -257,14 +275,16 @@ class Reader:
             return
         run: list[TermTok] = [ts[0]]
         strong = [False]
-        keyed = bool(_KEY_ORDER.search(self.text(self.s.start, ts[0].start)))
+        keyed = bool(_KEY_ORDER.search(self.text(self.s.start, ts[0].start)) or
+                     _IN_ORDER.search(self.s.text))
         for t in ts[1:]:
             gap = self.text(run[-1].end, t.start)
             link = self._link(gap)
             if link is None:
                 self._emit_chain(run, strong, keyed)
                 run, strong = [t], [False]
-                keyed = bool(_KEY_ORDER.search(self.text(self.s.start, t.start)))
+                keyed = bool(_KEY_ORDER.search(self.text(self.s.start, t.start)) or
+                             _IN_ORDER.search(self.s.text))
                 continue
             run.append(t)
             strong.append(link)
@@ -321,31 +341,61 @@ class Reader:
 
     def read_before_after(self) -> None:
         cues = [t for t in self.tokens if t.kind in ("before", "after")]
-        if not cues or self.procedural:
+        self._between()
+        if not cues or self.procedural or not self.s.context:
             return
-        ords = [t for t in self.terms if orderable(t.term)]
+        kind = self.length_class(cues[0].start)
+        ords = [t for t in self.terms if orderable(t.term) or
+                (kind and t.term[0] == "model")]
         if len(ords) < 2:
             return
-        if not self.s.context:
-            return
         first_cue = cues[0]
-        subjects = [t for t in ords if t.end <= first_cue.start]
+        floor = self.clause_start(first_cue.start)
+        subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start] or \
+            [t for t in ords if t.end <= first_cue.start]
         if not subjects:
             self._leading_cue(first_cue, ords)
             return
-        subject = subjects[0] if len(subjects) == 1 or not self._linked(subjects) else subjects[-1]
+        subject = subjects[-1]
         for i, cue in enumerate(cues):
             stop = cues[i + 1].start if i + 1 < len(cues) else self.s.end
             objects = [t for t in ords if cue.end <= t.start < stop]
             if not objects:
                 continue
-            negated = self.negated_before(cue.start, since=self._main_start())
+            negated = self.negated_before(cue.start, since=self.clause_start(subject.start))
             for obj in objects:
                 if obj.term == subject.term:
                     continue
                 a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
-                self.add("order", (a.term, b.term), subject.start, obj.end, negated,
-                         topic="order")
+                self._order(a.term, b.term, subject.start, obj.end, negated, kind)
+
+    def _order(self, a: tuple, b: tuple, start: int, end: int, negated: bool,
+               kind: str | None) -> None:
+        if a[0] == "model" and b[0] == "model":
+            if kind:
+                self.add("class-order", (kind, (a[1], b[1])), start, end, negated,
+                         topic="length-aware order")
+            return
+        if a[0] == "model" or b[0] == "model":
+            return
+        self.add("order", (a, b), start, end, negated, topic="order")
+
+    def _between(self) -> None:
+        """'RunPod sits between the GCP rungs and the SLURM lanes'."""
+        m = re.search(r"\bbetween\b", self.s.text, re.I)
+        if not m or not self.s.context:
+            return
+        at = self.s.start + m.start()
+        ords = [t for t in self.terms if orderable(t.term)]
+        subject = [t for t in ords if t.end <= at]
+        objects = [t for t in ords if t.start > at][:2]
+        if not subject or len(objects) != 2:
+            return
+        x = subject[-1]
+        negated = self.negated_before(at)
+        for a, b in ((objects[0], x), (x, objects[1])):
+            if a.term != b.term:
+                self.add("order", (a.term, b.term), x.start, x.end, negated, topic="order")
 
     def _linked(self, subjects: list[TermTok]) -> bool:
         return len(subjects) > 1 and all(
@@ -408,9 +458,12 @@ class Reader:
         verbish = re.match(r"(?:lead|start|begin|open|end)", word)
         after = [t for t in ords if t.start >= cue.end]
         before = [t for t in ords if t.end <= cue.start]
-        if verbish and after:
-            gap = self.text(cue.end, after[0].start)
-            return after[0] if len(gap) <= 20 else None
+        if verbish:
+            nxt = [t for t in self.terms if t.start >= cue.end]
+            if not nxt or not orderable(nxt[0].term):
+                return None
+            gap = self.text(cue.end, nxt[0].start)
+            return nxt[0] if len(gap) <= 20 else None
         best = None
         if before:
             gap = self.text(before[-1].end, cue.start)
@@ -440,18 +493,22 @@ class Reader:
             return
         if self.length_class(self.s.start) or self.kinds("first") and not self.kinds("only"):
             return
+        if self._model_only_on_family(fams, models):
+            return
         segments = self._segments([t.start for t in fams])
         carried: list[str] = []
+        coordinated = re.search(r"\b(?:both|either|all|each)\b", self.s.text, re.I)
         for fam_tok, (seg_start, seg_end) in zip(fams, segments, strict=False):
-            family = fam_tok.term[1][0]
+            family = _family(fam_tok.term)
             seg_models = [t for t in models if seg_start <= t.start < seg_end]
             names = list(dict.fromkeys(t.term[1] for t in seg_models))
             if fam_tok.term[0] == "rung" and fam_tok.term[1][2]:
                 names = [fam_tok.term[1][2], *[n for n in names if n != fam_tok.term[1][2]]]
             seg_text = self.text(seg_start, seg_end)
             only = re.search(r"(?<![\w])only\b|\bexclusively\b|\bsolely\b|\bjust\b", seg_text, re.I)
-            if not names and re.search(r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b", seg_text,
-                                       re.I):
+            if not names and (coordinated or re.search(
+                    r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b|\btoo\b|\balso\b|as\s+well",
+                    seg_text, re.I)):
                 names = carried
             if not names:
                 continue
@@ -459,8 +516,6 @@ class Reader:
             negated = self.negated_before(seg_end, since=seg_start)
             table_row = "|" in seg_text
             if only or (table_row and len(names) > 1 and not negated):
-                if only and self._only_binds_family(seg_text):
-                    continue
                 self.add("only", (family, tuple(names)), fam_tok.start, fam_tok.end, negated,
                          topic="provisioning")
             else:
@@ -468,10 +523,27 @@ class Reader:
                     self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
                              topic="provisioning")
 
-    @staticmethod
-    def _only_binds_family(seg_text: str) -> bool:
-        """'SPOT only on a3' is about where SPOT runs, not what a3 allows."""
-        return bool(re.search(r"\bonly\s+(?:on|for|with|in)\b", seg_text, re.I))
+    def _model_only_on_family(self, fams: list[TermTok], models: list[TermTok]) -> bool:
+        """'Regular VMs are an option for the A100 family only', 'SPOT only on
+        a3-highgpu': the model is allowed there and nowhere else."""
+        fam = fams[0]
+        if len(fams) != 1 or not models or models[0].start > fam.start:
+            return False
+        near = self.text(models[-1].end, fam.end + 30)
+        if not re.search(r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
+                         + re.escape(self.text(fam.start, fam.end)) + r"\W+(?:\w+\s+){0,2}only\b",
+                         near, re.I):
+            return False
+        family = _family(fam.term)
+        negated = self.negated_before(fam.start)
+        for m in models:
+            self.add("permits", (family, m.term[1]), fam.start, fam.end, negated,
+                     topic="provisioning")
+            for other in self.facts.families_in_order():
+                if other != family:
+                    self.add("permits", (other, m.term[1]), fam.start, fam.end, not negated,
+                             topic="provisioning")
+        return True
 
     def _segments(self, starts: list[int]) -> list[tuple[int, int]]:
         """Split the sentence between families at clause joints."""
@@ -553,7 +625,7 @@ class Reader:
             return
         firsts = [t for t in self.tokens if t.kind == "first" and start <= t.start < end]
         lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
-        has_chain = len(names) > 1 and (_STRONG_THEN.search(seg) or re.search(r",", seg))
+        has_chain = len(names) > 1 and bool(_STRONG_THEN.search(seg) or re.search(r"[,|]", seg))
         negated = self.negated_before(end, since=start)
         if has_chain and not firsts and not lasts:
             self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
@@ -571,15 +643,16 @@ class Reader:
                 self.add("class-last", (kind, name), model.start, model.end, negated,
                          topic="length-aware lead", fix=((model.start, model.end, ""),))
             return
-        if firsts or re.search(r"\b(?:use|uses|get|gets|go|goes|take|takes|try|tries|prefer|"
-                               r"prefers|land|lands|on|→|:|=)\b|:", seg, re.I):
-            model = models[0]
-            name = model.term[1] if model.term[0] == "model" else model.term[1][2]
-            if not firsts and re.search(r"\b(?:also|may|can|could|might|too|eventually|"
-                                        r"later|fallback|fall\s+back)\b", seg, re.I):
-                return  # "long jobs may also use SPOT": true for every model offered
+        model = models[0]
+        name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+        if firsts or re.search(r"[:=→]|\|", seg):
             self.add("lead", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead", fix=((model.start, model.end, ""),))
+        elif re.search(r"\b(?:use|uses|used|get|gets|take|takes|try|tries|tried|land|lands|"
+                       r"run|runs|go|goes|see|sees|offered|allowed|eligible)\b", seg, re.I):
+            # "long jobs never try SPOT": which models a length class is offered
+            self.add("class-offers", (kind, name), model.start, model.end, negated,
+                     topic="length-aware lead")
 
     def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
         for d in durations:
@@ -596,6 +669,9 @@ class Reader:
                              re.I):
                     self.add("threshold", (d.value,), d.start, d.end, negated,
                              topic="length threshold", fix=fix)
+                elif cls.start > d.start:  # "a job of exactly 4 h counts as short"
+                    self.add("subset", ("at", d.value, cls.kind), d.start, d.end, negated,
+                             topic="length threshold")
                 continue
             relation, inclusive = cmp
             if defining:
@@ -683,26 +759,37 @@ class Reader:
                 self.add("consequence", (d.value, width0, at, "class", c.kind), c.start, c.end,
                          negated, topic="derived length")
                 read = True
-        for m in models:
-            if m.start > after - 1 or m.start > d.start:
-                name = m.term[1] if m.term[0] == "model" else m.term[1][2]
-                if not name:
-                    continue
-                lead = any(t.kind == "first" and t.start < m.start for t in self.tokens)
-                if lead:
-                    self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
-                             self.negated_before(m.start), topic="derived length")
-                    read = True
-                elif re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?)\b",
-                               self.s.text, re.I) or self.negated_before(m.start):
-                    self.add("consequence", (d.value, width0, at, "offers", name), m.start,
-                             m.end, self.negated_before(m.start), topic="derived length")
-                    read = True
-                break
+        tail_models = [m for m in models if m.start > d.start]
+        if tail_models:
+            cue = next((t for t in self.tokens if t.kind == "first" and t.start > d.start), None)
+            led = [m for m in tail_models if cue and m.start > cue.start]
+            m = led[0] if led else tail_models[-1]
+            name = m.term[1] if m.term[0] == "model" else m.term[1][2]
+            lead = bool(led)
+            if name and lead:
+                self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
+                         self.negated_before(m.start), topic="derived length")
+                read = True
+            elif name and (re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
+                                     r"has|have)\b", self.s.text, re.I) or
+                           self.negated_before(m.start)):
+                self.add("consequence", (d.value, width0, at, "offers", name), m.start,
+                         m.end, self.negated_before(m.start), topic="derived length")
+                read = True
         for d2 in durations[1:]:
-            if d2.start > later[-1].start or (len(later) > 1 and d2.start > later[0].start):
+            if d2.start > later[0].start:
+                cmp = self._comparator(d2)
+                if cmp is not None:
+                    if not any(c.start > d.start for c in classes):
+                        self.add("consequence", (d.value, width0, at, cmp[0], d2.value),
+                                 d2.start, d2.end, negated, topic="derived length")
+                        read = True
+                    continue
+                if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[
+                        d2.end:d2.end + 25], re.I):
+                    continue
                 self.add("consequence", (d.value, width0, at, "length", d2.value), d2.start,
-                         d2.end, negated, topic="derived length",
+                         d2.end, self.negated_before(d2.start), topic="derived length",
                          fix=((d2.start, d2.end, self._unit_of(d2)),))
                 read = True
                 break
@@ -781,6 +868,80 @@ class Reader:
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
                          self.negated_before(w.start), topic="minimum width")
             return
+
+    # -- widths that are not ladder widths ---------------------------------------------------
+
+    def read_widths(self) -> None:
+        """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
+        if self.procedural or not self.lexicon.ladder_context.search(self.s.text):
+            return
+        listed = re.search(r"\bwidths?\s*(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
+                           r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
+        if listed:
+            base = self.s.start + listed.start(1)
+            for m in re.finditer(r"\d+", listed.group(1)):
+                self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
+                         self.negated_before(base + m.start()), topic="width chain")
+        for t in self.terms:
+            w = self._term_width(t)
+            if w is not None and w not in self.facts.widths and (
+                    t.term[0] != "width" or re.search(r"[×x]", self.text(t.start, t.end))):
+                self.add("width", (w,), t.start, t.end, self.negated_before(t.start),
+                         topic="width chain")
+
+    # -- 8× in the auto ladder -------------------------------------------------------------------
+
+    def read_auto(self) -> None:
+        widths = [t for t in self.terms if self._term_width(t) is not None]
+        if not widths:
+            return
+        text = self.s.text
+        explicit = _EXPLICIT.search(text)
+        auto = _AUTO.search(text)
+        if not (explicit or auto):
+            return
+        top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?)\s+at\b|"
+                        r"\b(?:widest|largest|maximum|max)\s+(?:width\s+)?(?:is|of)\b|"
+                        r"\bonly\s+(?:the\s+)?(?=\S*\s*(?:\d|\*))", text, re.I)
+        if top and auto:
+            after = [w for w in widths if w.start >= self.s.start + top.start()]
+            if after:
+                w = after[0]
+                self.add("max-width", (self._term_width(w),), w.start, w.end,
+                         self.negated_before(w.start), topic="the auto ladder")
+                return
+        w = widths[0]
+        width = self._term_width(w)
+        if explicit:
+            at = self.s.start + explicit.start()
+            self.add("in-auto", (width,), w.start, w.end, not self.negated_before(at),
+                     topic="the auto ladder")
+        elif auto and re.search(r"\b(?:in|part\s+of|on|included|walks?|reach(?:es|ed)?|"
+                                r"tries|tried)\b", text, re.I):
+            self.add("in-auto", (width,), w.start, w.end,
+                     self.negated_before(self.s.start + auto.end()) or
+                     bool(re.search(r"\b(?:excluded|outside|out\s+of)\b", text, re.I)),
+                     topic="the auto ladder")
+
+    # -- widths that are not ladder widths ---------------------------------------------------
+
+    def read_widths(self) -> None:
+        """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
+        if self.procedural or not self.lexicon.ladder_context.search(self.s.text):
+            return
+        listed = re.search(r"\bwidths?\s*(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
+                           r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
+        if listed:
+            base = self.s.start + listed.start(1)
+            for m in re.finditer(r"\d+", listed.group(1)):
+                self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
+                         self.negated_before(base + m.start()), topic="width chain")
+        for t in self.terms:
+            w = self._term_width(t)
+            if w is not None and w not in self.facts.widths and (
+                    t.term[0] != "width" or re.search(r"[×x]", self.text(t.start, t.end))):
+                self.add("width", (w,), t.start, t.end, self.negated_before(t.start),
+                         topic="width chain")
 
     # -- 8× in the auto ladder -------------------------------------------------------------------
 

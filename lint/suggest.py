@@ -30,7 +30,7 @@ def canonical(p: Prop, facts: Facts) -> str:
         family = p.args[0]
         allowed = facts.provisioning(family)
         return f"`{facts.family_label(family)}` is {'/'.join(allowed)}-only."
-    if kind in ("lead", "class-order", "class-last"):
+    if kind in ("lead", "class-order", "class-last", "class-offers"):
         cls = p.args[0]
         return f"{cls.capitalize()} jobs: {' → '.join(facts.class_order(cls))}."
     if kind == "lead-at":
@@ -44,7 +44,9 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind in ("min-width", "reach"):
         intent = p.args[0]
         return f"{intent} has minimum width {facts.min_width(intent)}×."
-    if kind == "in-auto":
+    if kind == "width":
+        return f"GCP widths degrade {facts.width_label()} on capacity misses."
+    if kind in ("in-auto", "max-width"):
         return f"The {facts.widest}× rungs are part of the auto ladder."
     if kind == "consequence":
         hours, width, at = p.args[:3]

@@ -78,7 +78,8 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
                 if m is None:
                     continue
                 tokens = lexicon.tag(masked)
-                if any(t.kind == "history" for t in tokens) or any(
+                if re.search(r"\b(?:none|nothing|no\s+longer)\b", masked, re.I) or \
+                        any(t.kind == "history" for t in tokens) or any(
                         t.kind == "neg" and t.end <= m.start() + 1 and
                         masked[t.start:t.end].lower() != "no" for t in tokens):
                     continue
