@@ -17,6 +17,8 @@ from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
 
 DEFAULT_WIDEN_THRESHOLD = 1.0
+# needlessly-narrow: a shardable axis needs at least this many shards to widen.
+MIN_SHARDS_TO_WIDEN = 2
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,7 @@ class NeedlesslyNarrow(Rule):
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
         axis = phase.shardable_axis
-        if phase.width != 1 or axis is None or axis.size < 2 or \
+        if phase.width != 1 or axis is None or axis.size < MIN_SHARDS_TO_WIDEN or \
                 phase.gpu_hours < ctx.widen_threshold:
             return []
         target = allowed_width_at_most(min(axis.size, max(ALLOWED_WIDTHS)), ctx)

@@ -18,6 +18,9 @@ from lint.propositions import Prop, Verdict, judge
 _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
                       r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
                       r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
+_RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
+                       r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)",
+                       re.I)
 _ORDER_HEADER = re.compile(r"^\s*(?:#|no\.?|step|order|rank|priority|rung|position|try|tier)\s*$",
                            re.I)
 _YES = re.compile(r"^\s*(?:✅|✓|✔|yes|y|allowed|ok|supported|on)\b|^\s*(?:✅|✓|✔)", re.I)
@@ -106,6 +109,10 @@ class Engine:
                 from lint import critic_reading
 
                 sentence.props += critic_reading.read(reader, unit)
+            if out and _RETRACTS.match(sentence.text):
+                # "X; that is no longer the case." makes X history
+                out[-1].sentence.history = True
+                out[-1].props.clear()
             out.append(Reading(unit, sentence, list(sentence.props)))
         self._ordinals(out)
         return out
@@ -128,11 +135,17 @@ class Engine:
         if len(chain) >= 2:
             self._chain_props(chain)
 
-    def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]]) -> None:
+    def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]],
+                     adjacent: bool = False) -> None:
+        """Order between consecutive items; `adjacent` items (rows of a rung
+        table, steps of a numbered list) also claim nothing lies between them."""
         for (_, a), (rb, b) in zip(chain, chain[1:], strict=False):
             if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
                                             for p in rb.props):
                 rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))
+                if adjacent:
+                    rb.props.append(Prop("skip", (a.term, b.term), False, b.start, b.end,
+                                         "order"))
 
     # ---- structure ----------------------------------------------------------------------------
 
@@ -155,7 +168,7 @@ class Engine:
             heads.append((r, terms[0]))
         if len(heads) < 2 or not any(r.sentence.context for r, _ in heads):
             return
-        self._chain_props(heads)
+        self._chain_props(heads, adjacent=True)
 
     def _table(self, rows: list[tuple[Unit, list[Reading]]], lexicon: Lexicon) -> None:
         header = next((u for u, _ in rows if u.header), None)
@@ -175,7 +188,7 @@ class Engine:
                     heads.append((r, terms[0]))
                     break
         if len(heads) >= 2:
-            self._chain_props(heads)
+            self._chain_props(heads, adjacent=True)
 
     def _provisioning_table(self, header: Unit, body, lexicon: Lexicon) -> None:
         """Yes/no columns: a model per column (which family allows it), 'in the
@@ -241,38 +254,40 @@ class Engine:
 
     def _answers(self, previous: list[Reading], current: list[Reading], lexicon: Lexicon
                  ) -> None:
-        """A question's answer carries the claim: 'Does RunPod come before SLURM? No.'"""
+        """A question's answer carries the claim: 'Which backend goes first?
+        RunPod.' reads as 'RunPod goes first'; 'Does RunPod come before SLURM?
+        No.' as its negation. The question alone claims nothing."""
         pairs = list(zip(previous[-1:], current[:1], strict=False))
-        for i in range(1, len(current)):
-            pairs.append((current[i - 1], current[i]))
+        pairs += [(current[i - 1], current[i]) for i in range(1, len(current))]
         for q, a in pairs:
-            if not q.sentence.question or a.sentence.question:
+            if not q.sentence.question or a.sentence.question or a.sentence.history:
                 continue
-            m = reading._ANSWER.match(a.sentence.text)
-            if not m:
-                continue
-            word = (m.group(1) or "").lower()
-            body = q.unit.text[q.sentence.start:q.sentence.end].rstrip(" ?*")
-            body = re.sub(r"^\W*(?:q\s*[:.]\s*)?", "", body, flags=re.I)
+            body = q.unit.text[q.sentence.start:q.sentence.end]
+            body = re.sub(r"^\W*(?:q(?:uestion)?\s*[:.]\s*)?", "", body, flags=re.I)
+            body = body.rstrip(" ?*_")
             answer = a.unit.text[a.sentence.start:a.sentence.end]
-            answer = reading._ANSWER.sub("", answer, count=1)
-            if word in ("no", "nope", "wrong"):
-                negate = True
-            elif word in ("yes", "correct", "right"):
-                negate = False
-            else:
-                negate = None
-            combined = f"{body} {answer}".strip()
-            sentence = reading.tag_sentence(lexicon, combined, 0, len(combined))
-            sentence.context = True
-            reader = reading.Reader(sentence, combined, lexicon, a.unit.heading, self.facts)
-            props = reader.read()
-            if negate is not None and not any(p.args for p in props if p.start >= len(body)):
-                props = [Prop(p.kind, p.args, p.negated != negate, 0, 0, p.topic)
-                         for p in props if p.start < len(body) + 1]
+            m = reading._ANSWER.match(answer)
+            word = (m.group(1) or "").lower() if m else ""
+            rest = answer[m.end():] if m else answer
+            rest = rest.strip(" ,.;:—-*")
+            props: list[Prop] = []
+            if word:
+                flip = word in ("no", "nope", "wrong")
+                props = [Prop(p.kind, p.args, p.negated != flip, 0, 0, p.topic)
+                         for p in self._read_text(body, lexicon, a.unit.heading)]
+            if rest:
+                alone = {(p.kind, p.args) for p in self._read_text(body, lexicon, a.unit.heading)}
+                props += [p for p in self._read_text(f"{body} {rest}", lexicon, a.unit.heading)
+                          if (p.kind, p.args) not in alone]
             for p in props:
                 a.props.append(Prop(p.kind, p.args, p.negated, a.sentence.start,
                                     a.sentence.end, p.topic))
+
+    def _read_text(self, text: str, lexicon: Lexicon, heading: str) -> list[Prop]:
+        sentence = reading.tag_sentence(lexicon, text, 0, len(text))
+        sentence.question = sentence.history = False
+        sentence.context = True
+        return reading.Reader(sentence, text, lexicon, heading, self.facts).read()
 
 
 def _critic_rules(facts: Facts) -> dict[str, str]:

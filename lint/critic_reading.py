@@ -78,8 +78,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             _NO_THRESHOLD.search(s.text):
         props.append(Prop("critic-threshold", (0.0,), False, rules[0].start, rules[0].end,
                           "widening threshold"))
+    narrow = [r for r in rules if r.value == _narrow_rule(reader)]
+    if narrow:
+        props += _narrow_conditions(reader, narrow[0])
     launchers = [t for t in s.tokens if t.kind == "launcher"]
-    if launchers and (reader.lexicon.data and _parallel_claim(reader)):
+    if launchers and _parallel_claim(reader) >= 0:
         for launcher in launchers[:1]:
             cue = _parallel_claim(reader, launcher.end)
             negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end else \
@@ -105,7 +108,7 @@ def _narrow_rule(reader: Reader) -> str:
 
 def _parallel_claim(reader: Reader, after: int = 0) -> int:
     """Offset of the 'is parallel work' cue in the sentence (the first one
-    after `after`, else the last before it), or 0."""
+    after `after`, else the last before it), or -1."""
     m = reader.lexicon.data.get("_parallel_re")
     if m is None:
         patterns = reader.lexicon.data["critic"]["parallel_words"]
@@ -113,4 +116,34 @@ def _parallel_claim(reader: Reader, after: int = 0) -> int:
         reader.lexicon.data["_parallel_re"] = m
     found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)]
     later = [f for f in found if f >= after]
-    return later[0] if later else (found[-1] if found else 0)
+    return later[0] if later else (found[-1] if found else -1)
+
+
+_AXIS = re.compile(r"(?:axis|shards?)\D{0,40}?(?:at\s+least|>=|≥|of\s+size|size)\s*(\d+)|"
+                   r"(\d+)\s*(?:or\s+more\s+)?shards?\b(?:\s+or\s+more)?|"
+                   r"size\s*(?:of\s*)?(\d+)\s*(?:or\s+more|\+)", re.I)
+
+
+def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
+    """needlessly-narrow's other conditions: width 1, and an axis of at least
+    MIN_SHARDS_TO_WIDEN shards."""
+    from lint.reading import terms
+
+    s = reader.s
+    out = []
+    text = reader.unit_text[rule.end:s.end]
+    if re.search(r"\b(?:fires?|applies|flags?|triggers?|REVISEs?|catches)\b", s.text, re.I):
+        for t in terms(s):
+            if t.term[0] == "width" and t.start > rule.end:
+                out.append(Prop("narrow-width", (t.term[1],), reader.negated_before(t.start),
+                                t.start, t.end, "widening threshold"))
+                break
+    m = _AXIS.search(text)
+    if m and re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|\bneeds?\b|"
+                       r"\brequires?\b", text, re.I):
+        group = next(i for i in (1, 2, 3) if m.group(i))
+        start = rule.end + m.start(group)
+        out.append(Prop("axis-min", (int(m.group(group)),), False, start,
+                        start + len(m.group(group)), "widening threshold",
+                        ((start, start + len(m.group(group)), ""),)))
+    return out

@@ -228,8 +228,9 @@ def _first_number(text: str, data: dict[str, Any]) -> float | None:
         return float(m.group(0))
     words = {**data["durations"]["numbers"], **data["widths"]["numbers"]}
     for word in re.findall(r"[a-z-]+", text.lower()):
-        if word in words:
-            return float(words[word])
+        for candidate in (word, *word.split("-")):
+            if candidate in words:
+                return float(words[candidate])
     return None
 
 

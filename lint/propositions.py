@@ -84,6 +84,8 @@ _DESCRIBE = {
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
     "parallel": lambda p: f"{p.args[0]} is parallel work",
+    "narrow-width": lambda p: f"needlessly-narrow fires at width {p.args[0]}",
+    "axis-min": lambda p: f"needlessly-narrow needs {p.args[0]} shards",
 }
 
 
@@ -202,6 +204,8 @@ def _skip(p: Prop, facts: Facts):
         if a[1] in chain and b[1] in chain and chain.index(b[1]) - chain.index(a[1]) > 1:
             return False, "widths " + facts.width_label(), ()
         return None, "", ()
+    if a[0] == b[0] == "family" and a[1][0] == b[1][0] and a[1][1] and b[1][1]:
+        return _skip(Prop("skip", (("width", a[1][1]), ("width", b[1][1]))), facts)
     if a[0] == b[0] == "backend" and a[1] in facts.backends and b[1] in facts.backends:
         gap = facts.backends.index(b[1]) - facts.backends.index(a[1])
         return (False if gap > 1 else None), facts.backend_chain(), ()
@@ -366,11 +370,24 @@ def _critic_threshold(p: Prop, facts: Facts):
         _replace(p, f"{DEFAULT_WIDEN_THRESHOLD:g}")
 
 
+def _narrow_width(p: Prop, facts: Facts):
+    return p.args[0] == 1, "needlessly-narrow judges width-1 phases only", ()
+
+
+def _axis_min(p: Prop, facts: Facts):
+    from critics.rules import MIN_SHARDS_TO_WIDEN
+
+    return p.args[0] == MIN_SHARDS_TO_WIDEN, \
+        f"needlessly-narrow needs a shardable axis of at least {MIN_SHARDS_TO_WIDEN} shards", \
+        _replace(p, str(MIN_SHARDS_TO_WIDEN))
+
+
 def _parallel(p: Prop, facts: Facts):
     kind = p.args[0]
     holds = kind == "parallel"
     return holds, ("the critic counts it as parallel work" if holds else
-                   "the critic does not count model splitting as parallel work"), ()
+                   "the critic does not count model splitting or an unbackgrounded loop as "
+                   "parallel work"), ()
 
 
 def facts_critic(facts: Facts) -> dict[str, str]:
@@ -402,5 +419,5 @@ _JUDGES = {
     "threshold": _threshold, "subset": _subset, "flex-max": _flex_max,
     "min-width": _min_width, "reach": _reach, "in-auto": _in_auto, "lead-at": _lead_at,
     "consequence": _consequence, "width": _width_valid, "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
-    "parallel": _parallel,
+    "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,
 }

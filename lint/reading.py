@@ -61,13 +61,15 @@ _MIN_CUE = re.compile(r"\b(?:min(?:imum)?|at\s+least|never\s+(?:\w+\s+){0,2}belo
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
                       r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
 _REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
+                        r"asks?\s+for|requests?|lands?\s+on|tries|try|uses?|gets?|"
                         r"drops?\s+to|goes\s+(?:down\s+)?to|all\s+the\s+way|as\s+narrow\s+as|"
                         r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
 _AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
                    r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b", re.I)
 _EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
-                       r"\bon\s+request\b|\breserved\s+for\b|\bnever\s+reached\b|"
+                       r"\bon\s+request\b|\breserved\s+for\b|\bnever\s+(?:reached|tried|"
+                       r"used|walked)\b|"
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
 
 
@@ -571,7 +573,7 @@ class Reader:
         scored = sorted(classes, key=lambda t: abs(t.start - near))
         for t in scored:
             tail = self.unit_text[t.end:t.end + 25]
-            if _CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(]", tail) or \
+            if _CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
                     re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as)\s*$",
                               self.unit_text[max(0, t.start - 25):t.start], re.I) or \
                     re.search(r"\bjobs?\b", self.s.text, re.I):

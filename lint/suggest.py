@@ -62,11 +62,19 @@ def canonical(p: Prop, facts: Facts) -> str:
         if facts_critic(facts).get(rule) == "error":
             return f"{rule}: the critic REVISEs the plan."
         return f"{rule}: a warning only; the verdict does not change."
+    if kind in ("narrow-width", "axis-min"):
+        from critics.rules import MIN_SHARDS_TO_WIDEN
+
+        return (f"needlessly-narrow judges width-1 phases whose shardable axis has at least "
+                f"{MIN_SHARDS_TO_WIDEN} shards.")
     if kind == "critic-threshold":
         from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
         return f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour of work."
     if kind == "parallel":
+        if p.args[0] == "parallel":
+            return "The critic counts torchrun, accelerate, deepspeed, xargs -P and " \
+                   "--num-shards launches as parallel work."
         return "Model splitting (device_map=auto) is not parallel work."
     return ""
 
