@@ -82,12 +82,24 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if narrow:
         props += _narrow_conditions(reader, narrow[0])
     launchers = [t for t in s.tokens if t.kind == "launcher"]
-    if launchers and _parallel_claim(reader) >= 0:
-        for launcher in launchers[:1]:
-            cue = _parallel_claim(reader, launcher.end)
-            negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end else \
-                reader.negated_before(launcher.start)
+    if launchers:
+        launcher = launchers[0]
+        serial = _first_match(reader, "serial_words", launcher.end)
+        cue = _parallel_claim(reader, launcher.end)
+        unsharded = [r for r in rules if reader.lexicon.critic_rules.get(r.value) == "error"
+                     and _judges_serial(r.value)]
+        if serial >= 0 and (cue < 0 or serial <= cue):
+            # "vLLM TP is a single server process": claims it is not parallel
+            props.append(Prop("parallel", (launcher.value,), not reader.negated_before(
+                serial, since=launcher.end), launcher.start, launcher.end, "parallel work"))
+        elif cue >= 0:
+            negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end \
+                else reader.negated_before(launcher.start)
             props.append(Prop("parallel", (launcher.value,), negated, launcher.start,
+                              launcher.end, "parallel work"))
+        elif unsharded and any(v.kind == "revise" for v in verdicts):
+            # "a plan launched with torchrun is REVISEd as unsharded-wide"
+            props.append(Prop("parallel", (launcher.value,), True, launcher.start,
                               launcher.end, "parallel work"))
     return props
 
@@ -106,6 +118,24 @@ def _narrow_rule(reader: Reader) -> str:
     return ""
 
 
+def _judges_serial(rule: str) -> bool:
+    """The deny rule about launches that do not run in parallel (by its summary)."""
+    from critics.rules import RULES
+
+    return any(r.name == rule and "parallel" in r.summary and "fewer" not in r.summary
+               for r in RULES)
+
+
+def _first_match(reader: Reader, key: str, after: int) -> int:
+    patterns = reader.lexicon.data["critic"].get(key, [])
+    if not patterns:
+        return -1
+    m = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+    found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)
+             if reader.s.start + f.start() >= after]
+    return found[0] if found else -1
+
+
 def _parallel_claim(reader: Reader, after: int = 0) -> int:
     """Offset of the 'is parallel work' cue in the sentence (the first one
     after `after`, else the last before it), or -1."""
@@ -114,7 +144,9 @@ def _parallel_claim(reader: Reader, after: int = 0) -> int:
         patterns = reader.lexicon.data["critic"]["parallel_words"]
         m = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
         reader.lexicon.data["_parallel_re"] = m
-    found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)]
+    spans = [(t.start, t.end) for t in reader.s.tokens if t.kind == "launcher"]
+    found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)
+             if not any(a <= reader.s.start + f.start() < b for a, b in spans)]
     later = [f for f in found if f >= after]
     return later[0] if later else (found[-1] if found else -1)
 

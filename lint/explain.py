@@ -13,7 +13,7 @@ def _verdict(v: Verdict) -> str:
     if v.holds is None:
         return f"not decided by the ladder ({v.expected})" if v.expected else \
             "not decided by the ladder"
-    return "true" if v.holds else f"DRIFT: the ladder says {v.expected}"
+    return "true" if v.holds else f"DRIFT (expected: {v.expected})"
 
 
 def explain(path: str, ws) -> str:

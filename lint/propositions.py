@@ -64,6 +64,9 @@ _DESCRIBE = {
     "first": lambda p: f"{_term(p.args[0])} first",
     "last": lambda p: f"{_term(p.args[0])} last",
     "skip": lambda p: f"{_term(p.args[0])} straight to {_term(p.args[1])}",
+    "preceded-by": lambda p: f"{Facts.backend_label(p.args[0])} only after "
+                             f"{' and '.join(Facts.backend_label(b) for b in p.args[1])}",
+    "position": lambda p: f"{Facts.backend_label(p.args[0])} in position {p.args[1]}",
     "permits": lambda p: f"{p.args[0]} allows {p.args[1]}",
     "only": lambda p: f"{p.args[0]} is {'/'.join(p.args[1])}-only",
     "lead": lambda p: f"{p.args[0]} jobs lead with {p.args[1]}",
@@ -71,6 +74,7 @@ _DESCRIBE = {
     "class-last": lambda p: f"{p.args[0]} jobs end with {p.args[1]}",
     "class-offers": lambda p: f"{p.args[0]} jobs may use {p.args[1]}",
     "threshold": lambda p: f"short means under {p.args[0]:g} h",
+    "threshold-unit": lambda p: "the length class is counted in GPU-hours",
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
     "flex-max": lambda p: f"FLEX_START runs at most {p.args[0]:g} h",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
@@ -212,6 +216,21 @@ def _skip(p: Prop, facts: Facts):
     return None, "", ()
 
 
+def _preceded_by(p: Prop, facts: Facts):
+    backend, named = p.args
+    if backend not in facts.backends:
+        return None, "", ()
+    before = set(facts.backends[:facts.backends.index(backend)])
+    return before <= set(named), facts.backend_chain(), ()
+
+
+def _position(p: Prop, facts: Facts):
+    backend, n = p.args
+    if backend not in facts.backends:
+        return None, "", ()
+    return facts.backends.index(backend) == n - 1, facts.backend_chain(), ()
+
+
 def _first(p: Prop, facts: Facts):
     return _first_of(p.args[0], facts), _order_expected(facts, p.args[0]), ()
 
@@ -280,6 +299,11 @@ def _subset(p: Prop, facts: Facts):
     else:
         holds = value >= t if relation == "over" else False
     return holds, f"short below {t:g} h, long from {t:g} h", ()
+
+
+def _threshold_unit(p: Prop, facts: Facts):
+    return False, f"short and long are wall-clock at the width: short below " \
+                  f"{facts.threshold:g} h", ()
 
 
 def _flex_max(p: Prop, facts: Facts):
@@ -413,10 +437,10 @@ def _hours(value: float, p: Prop) -> str:
 
 
 _JUDGES = {
-    "order": _order, "skip": _skip, "first": _first, "last": _last, "permits": _permits,
+    "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position, "first": _first, "last": _last, "permits": _permits,
     "only": _only, "lead": _lead, "class-order": _class_order, "class-last": _class_last,
     "class-offers": _class_offers,
-    "threshold": _threshold, "subset": _subset, "flex-max": _flex_max,
+    "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset, "flex-max": _flex_max,
     "min-width": _min_width, "reach": _reach, "in-auto": _in_auto, "lead-at": _lead_at,
     "consequence": _consequence, "width": _width_valid, "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,

@@ -30,7 +30,11 @@ _SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!
 _QUOTED = re.compile(r"\"[^\"\n]{2,200}\"|“[^”\n]{2,200}”|«[^»\n]{2,200}»")
 _ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
 _STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
-                          r"|straight\s+to|directly\s+to|immediately\s+to", re.I)
+                          r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"
+                          r"\bfall(?:s|ing)?\s+(?:straight\s+)?back\s+to|\bdrops?\s+to|"
+                          r"\bdegrades?\s+to|\bretries\s+at|\bsteps?\s+down\s+to", re.I)
+_ADJACENT = re.compile(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|directly|immediately|"
+                       r"\bfalls?\s+back\s+to|\bretries\s+at", re.I)
 _FILLER = re.compile(
     r"\b(?:the|a|an|and|or|lanes?|rungs?|machines?|vms?|on|capacity|misses|miss|at|widths?|"
     r"finally|only|down|to|gpus?|backends?|one|comes?|is|are|tried|try|tries|first|last|"
@@ -40,6 +44,8 @@ _FILLER = re.compile(
     r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"
     r"narrower|wider|smaller|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
+_CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and\s+so|which|because|since|yet|while|whereas|"
+                           r"and\s+then|hence|thus)\b|\s\((?=[^)]*\))", re.I)
 _COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
 _ANSWER = re.compile(r"^\s*(?:\*\*)?(?:a|answer)\s*[:.)]|^\s*(yes|no|correct|right|wrong|nope)\b",
                      re.I)
@@ -65,7 +71,8 @@ _REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|
                         r"drops?\s+to|goes\s+(?:down\s+)?to|all\s+the\s+way|as\s+narrow\s+as|"
                         r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
 _AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
-                   r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b", re.I)
+                   r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b|\bon\s+its\s+own\b|"
+                   r"\bby\s+itself\b|\bdefault\s+ladder\b", re.I)
 _EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
                        r"\bon\s+request\b|\breserved\s+for\b|\bnever\s+(?:reached|tried|"
@@ -225,6 +232,9 @@ class Reader:
         floor = self._main_start()
         head = self.s.text[:max(0, position - self.s.start)]
         cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "))
+        joint = list(_CLAUSE_JOINT.finditer(head))
+        if joint:
+            cut = max(cut, joint[-1].start())
         return max(floor, self.s.start + cut + 1) if cut >= 0 else floor
 
     def negated_before(self, position: int, since: int | None = None) -> bool:
@@ -259,6 +269,9 @@ class Reader:
         if self.s.history or self.s.question:
             return []
         self.read_chains()
+        self.read_conditional()
+        self.read_only_after()
+        self.read_position()
         self.read_before_after()
         self.read_first_last()
         self.read_provisioning()
@@ -323,8 +336,8 @@ class Reader:
                 continue
             self.add("order", (a.term, b.term), a.start, b.end, topic="order")
             link_text = self.text(a.end, b.start)
-            if re.search(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|directly", link_text,
-                         re.I) and not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
+            if _ADJACENT.search(link_text) and \
+                    not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
                 self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
         del start, end
 
@@ -370,6 +383,62 @@ class Reader:
                     continue
                 a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
                 self._order(a.term, b.term, subject.start, obj.end, negated, kind)
+
+    def read_conditional(self) -> None:
+        """'If GCP has no capacity, go to RunPod': B is what comes right after A."""
+        m = re.match(r"\W*(?:if|when|whenever|once|after)\b([^,;:]*?)\b(?:miss(?:es|ed)?|"
+                     r"is\s+(?:exhausted|dry|full|out)|are\s+(?:exhausted|dry|full|out)|"
+                     r"(?:has|have)\s+no\s+(?:capacity|room|gpus)|(?:fails?|run\s+out)|"
+                     r"(?:is|are)\s+out\s+of\s+capacity|stock\s*out)\b[^,;:]*[,;:]",
+                     self.s.text, re.I)
+        if not m or self.procedural:
+            return
+        cut = self.s.start + m.end()
+        cond = [t for t in self.terms if orderable(t.term) and t.start < cut]
+        main = [t for t in self.terms if orderable(t.term) and t.start >= cut]
+        if not cond or not main:
+            return
+        if re.search(r"\b(?:also|too|as\s+well|still|eventually|finally|later)\b",
+                     self.text(cut, self.s.end), re.I):
+            return
+        a, b = cond[-1], main[0]
+        negated = self.negated_before(b.start, since=cut)
+        if a.term[0] == b.term[0] == "backend" and a.term != b.term:
+            self.add("order", (a.term, b.term), b.start, b.end, negated, topic="order")
+            self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="order")
+
+    def read_only_after(self) -> None:
+        """'RunPod only after GCP is exhausted': everything before it is named."""
+        m = re.search(r"\bonly\s+(?:after|when|once|if)\b", self.s.text, re.I)
+        if not m or self.procedural or not self.s.context:
+            return
+        at = self.s.start + m.start()
+        subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
+        named = [t for t in self.terms if orderable(t.term) and t.start > at]
+        if not subjects or not named:
+            return
+        x = subjects[-1]
+        stages = {"gcp" if t.term[0] in ("width", "family", "rung") else
+                  "slurm" if t.term[0] == "lane" else t.term[1] for t in named}
+        if re.search(r"\bevery(?:thing)?\s+else\b|\ball\s+(?:other|else)\b", self.s.text, re.I):
+            return
+        self.add("preceded-by", (x.term[1], tuple(sorted(stages))), x.start, x.end,
+                 self.negated_before(at), topic="order")
+
+    def read_position(self) -> None:
+        """'RunPod is the second stop': an ordinal position among the backends."""
+        if not self.s.context or self.procedural:
+            return
+        for m in re.finditer(r"\b(second|third|fourth)\s+(?:choice|option|stop|rung|tier|"
+                             r"backend|step|fallback|place|priority)", self.s.text, re.I):
+            at = self.s.start + m.start()
+            near = [t for t in self.terms if t.term[0] == "backend" and abs(t.start - at) < 40]
+            if near:
+                x = min(near, key=lambda t: abs(t.start - at))
+                n = {"second": 2, "third": 3, "fourth": 4}[m.group(1).lower()]
+                self.add("position", (x.term[1], n), x.start, x.end, self.negated_before(at),
+                         topic="order")
+                return
 
     def _order(self, a: tuple, b: tuple, start: int, end: int, negated: bool,
                kind: str | None) -> None:
@@ -588,6 +657,11 @@ class Reader:
             return
         if classes:
             self._read_threshold(classes, durations)
+            gh = re.search(r"\d+(?:\.\d+)?\s*gpu[- ]?h(?:ours?|rs?)?\b", self.s.text, re.I)
+            if gh and not durations and self.length_class(self.s.start + gh.start()):
+                at = self.s.start + gh.start()
+                self.add("threshold-unit", ("GPU-hours",), at, at + len(gh.group(0)),
+                         self.negated_before(at), topic="length threshold")
         if not models:
             return
         segments = self._class_segments(classes)
@@ -821,23 +895,31 @@ class Reader:
         if self.length_class(fl[0].start) and not re.search(
                 r"\b(?:max(?:imum)?|at\s+most|run\s+duration|limit|cap)\b", self.s.text, re.I):
             return
+        best = None
         for d in durations:
             if any(t.kind in ("short", "long") and abs(t.start - d.start) < 20
                    for t in self.tokens):
                 continue
-            cmp = self._comparator(d)
-            window = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
-            if not (cmp or re.search(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
-                                     r"longer\s+than|past|ceiling", window)):
+            before = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
+            after = self.unit_text[d.end:min(self.s.end, d.end + 14)].lower()
+            near_after = re.search(r"max|limit|cap|ceiling|run\s+duration", after)
+            cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
+                                   r"longer\s+than|past|ceiling|at\s+most|within|over|"
+                                   r"more\s+than|under|below", before))
+            if not (near_after or cue or self._comparator(d)):
                 continue
             if d.value < 24 and not re.search(r"max|limit|cap|run\s+duration|at\s+most",
-                                              window):
+                                              before + after):
                 continue
-            self.add("flex-max", (d.value,), d.start, d.end, self.negated_before(d.start) and
-                     not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window),
-                     topic="FLEX_START maximum run",
-                     fix=((d.start, d.end, self._unit_of(d)),))
+            distance = 0 if near_after else (len(before) - cue[-1].end() if cue else 30)
+            if best is None or distance < best[0]:
+                best = (distance, d, before)
+        if best is None:
             return
+        _, d, window = best
+        self.add("flex-max", (d.value,), d.start, d.end, self.negated_before(d.start) and
+                 not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window),
+                 topic="FLEX_START maximum run", fix=((d.start, d.end, self._unit_of(d)),))
 
     # -- minimum width of an intent ------------------------------------------------------------
 

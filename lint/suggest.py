@@ -15,6 +15,9 @@ from lint.propositions import Prop, Verdict, judge
 
 def canonical(p: Prop, facts: Facts) -> str:
     kind = p.kind
+    if kind in ("preceded-by", "position"):
+        labels = [facts.backend_label(b) for b in facts.backends]
+        return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
     if kind in ("order", "first", "last", "skip"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:
@@ -36,7 +39,7 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind == "lead-at":
         return (f"Short jobs (under {facts.threshold:g} h at their width): "
                 f"{' → '.join(facts.short_order)}.")
-    if kind in ("threshold", "subset"):
+    if kind in ("threshold", "subset", "threshold-unit"):
         return f"A job is short below {facts.threshold:g} h at its width."
     if kind == "flex-max":
         return (f"FLEX_START runs at most {facts.flex_max:g} h "
