@@ -31,7 +31,10 @@ SURFACES = {"guidance": "CLAUDE.md", "critic": ".claude/agents/efficiency-critic
 def load(half: str) -> list[dict]:
     import yaml
 
-    return yaml.safe_load((CORPUS / f"{half}.yaml").read_text(encoding="utf-8"))
+    entries: list[dict] = []
+    for path in sorted(CORPUS.glob(f"{half}*.yaml")):  # dev.yaml, dev2.yaml, ...
+        entries += yaml.safe_load(path.read_text(encoding="utf-8"))
+    return entries
 
 
 def run(entries: list[dict]) -> list[tuple[dict, list]]:

@@ -176,8 +176,9 @@ class Engine:
         if header is None or not body:
             return
         self._provisioning_table(header, body, lexicon)
-        ordered = bool(_ORDER_HEADER.match(header.cells[0])) or all(
-            re.fullmatch(r"\s*\d+[.)]?\s*", u.cells[0]) for u, _ in body if u.cells)
+        firsts = [u.cells[0].strip().rstrip(".)") for u, _ in body if u.cells]
+        ordered = bool(_ORDER_HEADER.match(header.cells[0])) or \
+            firsts == [str(i) for i in range(1, len(firsts) + 1)]
         if not ordered:
             return
         heads = []
@@ -206,6 +207,9 @@ class Engine:
                 roles[index] = ("parallel", None)
             elif re.search(r"\bmin(?:imum)?\b.*\bwidth|\bfloor\b", cell, re.I):
                 roles[index] = ("min-width", None)
+            elif index and re.search(r"\bprovisioning|\bmodels?\b|\ballowed\b|\bcapacity\s+types?",
+                                     cell, re.I):
+                roles[index] = ("models", None)
         if not roles:
             return
         for unit, unit_readings in body:
@@ -242,6 +246,14 @@ class Engine:
                     if launcher:
                         r.props.append(Prop("parallel", (launcher.value,), no, *span,
                                             "parallel work"))
+                elif role == "models":
+                    fam = next((t for t in row_tokens if t.kind == "family"), None)
+                    models = list(dict.fromkeys(t.value for t in lexicon.tag(cell)
+                                                if t.kind == "model"))
+                    if fam and models:
+                        negated = bool(re.search(r"\bnot\b|\bnever\b|n't", cell, re.I))
+                        r.props.append(Prop("only", (fam.value[0], tuple(models)), negated,
+                                            *span, "provisioning"))
                 elif role == "min-width":
                     intent = next((t for t in row_tokens if t.kind == "intent"), None)
                     number = re.search(r"\d+", cell)
@@ -249,8 +261,6 @@ class Engine:
                         r.props.append(Prop("min-width", (intent.value, int(number.group(0))),
                                             False, *span, "minimum width",
                                             ((span[0], span[1], ""),)))
-            # cell-joined misreadings of the same row are dropped
-            r.props = [p for p in r.props if p.kind != "only" or p.start < len(first)]
 
     def _answers(self, previous: list[Reading], current: list[Reading], lexicon: Lexicon
                  ) -> None:
@@ -266,8 +276,9 @@ class Engine:
             body = re.sub(r"^\W*(?:q(?:uestion)?\s*[:.]\s*)?", "", body, flags=re.I)
             body = body.rstrip(" ?*_")
             answer = a.unit.text[a.sentence.start:a.sentence.end]
-            m = reading._ANSWER.match(answer)
-            word = (m.group(1) or "").lower() if m else ""
+            answer = re.sub(r"^\W*(?:a|answer)\s*[:.)]\W*", "", answer, flags=re.I)
+            m = re.match(r"\W*(yes|no|correct|right|wrong|nope)\b", answer, re.I)
+            word = m.group(1).lower() if m else ""
             rest = answer[m.end():] if m else answer
             rest = rest.strip(" ,.;:—-*")
             props: list[Prop] = []

@@ -68,9 +68,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     for gh in amounts[:1]:
         if any(r.value == _narrow_rule(reader) for r in rules) or _NARROW.search(s.text) or \
                 _NARROW.search(unit.heading):
-            number = re.search(r"\d+(?:\.\d+)?", reader.unit_text[gh.start:gh.end])
-            span = (gh.start + number.start(), gh.start + number.end()) if number else \
-                (gh.start, gh.end)
+            span = (gh.start, gh.end)
             props.append(Prop("critic-threshold", (gh.value,),
                               reader.negated_before(gh.start), gh.start, gh.end,
                               "widening threshold", ((*span, ""),)))
@@ -93,8 +91,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("parallel", (launcher.value,), not reader.negated_before(
                 serial, since=launcher.end), launcher.start, launcher.end, "parallel work"))
         elif cue >= 0:
+            # "X is not parallel" or, cue first, "does not run in parallel: X, Y"
             negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end \
-                else reader.negated_before(launcher.start)
+                else reader.negated_before(cue + 1, since=reader._main_start())
             props.append(Prop("parallel", (launcher.value,), negated, launcher.start,
                               launcher.end, "parallel work"))
         elif unsharded and any(v.kind == "revise" for v in verdicts):

@@ -43,6 +43,11 @@ class Verdict:
     fix: tuple[tuple[int, int, str], ...] = ()  # replacements that make the text true
 
 
+def _hours_label(hours: float) -> str:
+    return f"{hours:g} h ({hours / 24:g} days)" if hours >= 48 and hours % 24 == 0 else \
+        f"{hours:g} h"
+
+
 def _term(term: Term) -> str:
     kind, value = term
     if kind == "backend":
@@ -76,7 +81,7 @@ _DESCRIBE = {
     "threshold": lambda p: f"short means under {p.args[0]:g} h",
     "threshold-unit": lambda p: "the length class is counted in GPU-hours",
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
-    "flex-max": lambda p: f"FLEX_START runs at most {p.args[0]:g} h",
+    "flex-max": lambda p: f"FLEX_START runs at most {_hours_label(p.args[0])}",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
@@ -391,7 +396,8 @@ def _critic_threshold(p: Prop, facts: Facts):
     value = p.args[0]
     return value == DEFAULT_WIDEN_THRESHOLD, \
         f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour", \
-        _replace(p, f"{DEFAULT_WIDEN_THRESHOLD:g}")
+        _replace(p, f"{DEFAULT_WIDEN_THRESHOLD:g} GPU-hour"
+                    f"{'' if DEFAULT_WIDEN_THRESHOLD == 1 else 's'}")
 
 
 def _narrow_width(p: Prop, facts: Facts):

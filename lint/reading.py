@@ -27,7 +27,7 @@ from lint.propositions import Prop
 ORDERABLE = ("backend", "lane", "family", "width", "rung")
 _SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
-_QUOTED = re.compile(r"\"[^\"\n]{2,200}\"|“[^”\n]{2,200}”|«[^»\n]{2,200}»")
+_QUOTED = re.compile(r"\"[^\"]{2,240}\"|“[^”]{2,240}”|«[^»]{2,240}»")
 _ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
 _STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"
@@ -150,7 +150,10 @@ def terms(sentence: Sentence) -> list[TermTok]:
             tight = not gap.strip(" (/`*") or gap.strip() in ("(", "/", "-")
             merged = _merge(prev.term, term) if tight else None
             if merged is not None:
-                out[-1] = TermTok(merged, prev.start, tok.end)
+                end = tok.end
+                if "(" in gap and sentence.text[end - base:end - base + 1] == ")":
+                    end += 1  # "STANDARD (on-demand)" is one term, brackets and all
+                out[-1] = TermTok(merged, prev.start, end)
                 continue
         out.append(TermTok(term, tok.start, tok.end))
     return out
@@ -231,7 +234,8 @@ class Reader:
         dash before it, and after a leading 'if …,' condition."""
         floor = self._main_start()
         head = self.s.text[:max(0, position - self.s.start)]
-        cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "))
+        cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "),
+                  head.rfind(" | "))
         joint = list(_CLAUSE_JOINT.finditer(head))
         if joint:
             cut = max(cut, joint[-1].start())
@@ -288,13 +292,14 @@ class Reader:
         ts = [t for t in self.terms if orderable(t.term) or t.term[0] == "model"]
         if len(ts) < 2:
             return
+        groups = self._paren_groups()
         run: list[TermTok] = [ts[0]]
         strong = [False]
         keyed = bool(_KEY_ORDER.search(self.text(self.s.start, ts[0].start)) or
                      _IN_ORDER.search(self.s.text))
         for t in ts[1:]:
             gap = self.text(run[-1].end, t.start)
-            link = self._link(gap)
+            link = self._link(gap) if groups(run[-1].start) == groups(t.start) else None
             if link is None:
                 self._emit_chain(run, strong, keyed)
                 run, strong = [t], [False]
@@ -305,11 +310,22 @@ class Reader:
             strong.append(link)
         self._emit_chain(run, strong, keyed)
 
+    def _paren_groups(self):
+        """A function from an offset to the bracketed aside it sits in (0: none):
+        '(SLURM, width 1)' annotates the term before it and joins no chain."""
+        spans = [(self.s.start + m.start(), self.s.start + m.end())
+                 for m in re.finditer(r"\([^()]*\)", self.s.text)]
+
+        def group(offset: int) -> int:
+            return next((i + 1 for i, (a, b) in enumerate(spans) if a <= offset < b), 0)
+
+        return group
+
     def _link(self, gap: str) -> bool | None:
         """True: an explicit order link; False: a list separator; None: not linked."""
         if re.search(r"\b(?:before|after|not|never|no|but|unless|except|instead|rather|beside|"
                      r"besides|alongside|plus|vs|versus|than|while|whereas|because|for|when|"
-                     r"if)\b|n't|[.;!?]", gap, re.I):
+                     r"if)\b|n't|[.;!?]|\s\|\s", gap, re.I):
             return None
         has_then = bool(_STRONG_THEN.search(gap))
         if _FILLER.sub("", gap).strip():
@@ -409,17 +425,23 @@ class Reader:
 
     def read_only_after(self) -> None:
         """'RunPod only after GCP is exhausted': everything before it is named."""
-        m = re.search(r"\bonly\s+(?:after|when|once|if)\b", self.s.text, re.I)
+        m = re.search(r"\bonly\s+after\b|\bonly\s+(?:when|once|if)\b(?=[^.;]*\b(?:exhausted|"
+                      r"miss|misses|missed|dry|fail|fails|failed|full|out\s+of\s+capacity|"
+                      r"run\s+out|no\s+capacity)\b)", self.s.text, re.I)
         if not m or self.procedural or not self.s.context:
             return
         at = self.s.start + m.start()
         subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
-        named = [t for t in self.terms if orderable(t.term) and t.start > at]
+        cell_end = self.s.text.find(" | ", at - self.s.start)
+        stop = self.s.start + cell_end if cell_end >= 0 else self.s.end
+        named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
         if not subjects or not named:
             return
         x = subjects[-1]
         stages = {"gcp" if t.term[0] in ("width", "family", "rung") else
-                  "slurm" if t.term[0] == "lane" else t.term[1] for t in named}
+                  "slurm" if t.term[0] == "lane" else t.term[1] for t in named} - {x.term[1]}
+        if not stages:
+            return
         if re.search(r"\bevery(?:thing)?\s+else\b|\ball\s+(?:other|else)\b", self.s.text, re.I):
             return
         self.add("preceded-by", (x.term[1], tuple(sorted(stages))), x.start, x.end,
@@ -430,12 +452,14 @@ class Reader:
         if not self.s.context or self.procedural:
             return
         for m in re.finditer(r"\b(second|third|fourth)\s+(?:choice|option|stop|rung|tier|"
-                             r"backend|step|fallback|place|priority)", self.s.text, re.I):
+                             r"backend|step|fallback|place|priority)|(?<=\|\s)(second|third|"
+                             r"fourth|2nd|3rd|4th)\b", self.s.text, re.I):
             at = self.s.start + m.start()
             near = [t for t in self.terms if t.term[0] == "backend" and abs(t.start - at) < 40]
             if near:
                 x = min(near, key=lambda t: abs(t.start - at))
-                n = {"second": 2, "third": 3, "fourth": 4}[m.group(1).lower()]
+                word = (m.group(1) or m.group(2)).lower()
+                n = {"second": 2, "third": 3, "fourth": 4, "2nd": 2, "3rd": 3, "4th": 4}[word]
                 self.add("position", (x.term[1], n), x.start, x.end, self.negated_before(at),
                          topic="order")
                 return

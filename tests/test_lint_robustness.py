@@ -7,14 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lint import document
 from lint.engine import Linter, Target
-from lint.rules import RULES, critic_drift, dollar_cap, ladder_drift, plan_block, stale_claim
+from lint.rules import dollar_cap, names
 from lint.workspace import Workspace
 from router import config
+from tests.lint_support import lint
 
 CFG = config.load()
-CLAIMS = stale_claim.load()
 
 FRONT_MATTERS = [
     "---\npaths:\n  - \"src/**/*.py\"\n  - \"plans/**\"\n---\n",
@@ -34,25 +33,21 @@ BODY = ("# Compute\n\nThe router walks GCP → SLURM → RunPod.\n\n"
 @pytest.mark.parametrize("front", FRONT_MATTERS, ids=["paths-list", "paths-inline",
                                                       "description-globs", "toml", "none"])
 def test_front_matter_and_fences_are_not_prose(front: str) -> None:
-    doc = document.parse("CLAUDE.md", front + BODY)
-    assert ladder_drift.check(doc, CFG) == []
-    assert stale_claim.check(doc, CLAIMS) == []
+    assert lint(front + BODY, name="CLAUDE.md") == []
 
 
 def test_front_matter_lines_are_blank_for_line_numbers() -> None:
-    doc = document.parse("r.md", FRONT_MATTERS[0] + "\nSLURM is the last rung.\n")
-    assert [f.line for f in ladder_drift.check(doc, CFG)] == [7]
+    found = lint(FRONT_MATTERS[0] + "\nSLURM is the last rung.\n", rules={"ladder-drift"})
+    assert [f.line for f in found] == [7]
 
 
 def test_huge_file_is_linted_without_trouble() -> None:
     paragraph = "GCP first, then SLURM, then RunPod, the last rung. " * 20 + "\n\n"
-    doc = document.parse("big.md", "# Big\n\n" + paragraph * 2000)
-    assert ladder_drift.check(doc, CFG) == []
+    assert lint("# Big\n\n" + paragraph * 2000, rules={"ladder-drift"}) == []
 
 
 def test_unterminated_front_matter_is_prose() -> None:
-    doc = document.parse("x.md", "---\nRunPod → GCP\n")
-    assert len(ladder_drift.check(doc, CFG)) == 1
+    assert len(lint("---\nRunPod → GCP\n", rules={"ladder-drift"})) == 1
 
 
 MARKDOWN_ALPHABET = string.printable + "§→×—…“”"
@@ -69,15 +64,13 @@ MARKDOWN_PIECES = st.lists(st.sampled_from([
 @given(st.one_of(st.text(alphabet=MARKDOWN_ALPHABET, max_size=400),
                  MARKDOWN_PIECES.map("".join)))
 def test_arbitrary_markdown_never_raises(text: str) -> None:
-    linter = Linter(Workspace(root=Path(".")), set(RULES))
+    linter = Linter(Workspace(root=Path(".")), set(names()))
     linter._config = CFG
-    doc = document.parse("fuzz.md", text)
-    ladder_drift.check(doc, CFG)
-    stale_claim.check(doc, CLAIMS)
-    critic_drift.check(doc)
-    plan_block.check(doc, CFG)
-    linter.markdown(Target(Path("fuzz.md"), "fuzz.md",
-                           {"markdown", "plan", "critic"}), text)
+    for finding in linter.markdown(Target(Path("fuzz.md"), "fuzz.md",
+                                          {"markdown", "plan", "critic"}), text):
+        lines = text.splitlines() or [""]
+        assert 1 <= finding.line <= max(len(lines), 1) + 1, finding
+        assert finding.col >= 1
 
 
 PYTHON_PIECES = st.lists(st.sampled_from([

@@ -1,54 +1,56 @@
-"""Each workflow-lint rule's VALID/INVALID examples, run as tests (fixit-style)."""
+"""Each workflow-lint rule's VALID/INVALID examples, run as tests (fixit-style),
+with the line and column each INVALID finding must point at; each rule's doc
+page checked against its docstring."""
+
+import re
+from pathlib import Path
 
 import pytest
 
-from lint import document
-from lint.rules import critic_drift, dollar_cap, ladder_drift, plan_block, stale_claim
-from router import config
+from lint.rules import dollar_cap, registry
+from tests.lint_support import lint
 
-CFG = config.load()
-CLAIMS = stale_claim.load()
-
-
-def markdown_findings(module, text: str) -> list:
-    doc = document.parse("example.md", text)
-    if module is ladder_drift:
-        return ladder_drift.check(doc, CFG)
-    if module is stale_claim:
-        return stale_claim.check(doc, CLAIMS)
-    if module is critic_drift:
-        return critic_drift.check(doc)
-    return plan_block.check(doc, CFG)
+ROOT = Path(__file__).resolve().parents[1]
+RULES = registry()
+CASES = [(rule, kind, i, ex) for rule in RULES.values() for kind in ("VALID", "INVALID")
+         for i, ex in enumerate(getattr(rule, kind))]
 
 
-MODULES = [ladder_drift, stale_claim, critic_drift, plan_block]
-CASES = [(m, kind, i, ex) for m in MODULES for kind in ("VALID", "INVALID")
-         for i, ex in enumerate(getattr(m, kind))]
-
-
-@pytest.mark.parametrize(("module", "kind", "index", "example"), CASES,
-                         ids=[f"{m.NAME}-{k}-{i}" for m, k, i, _ in CASES])
-def test_markdown_rule_examples(module, kind: str, index: int, example: str) -> None:
-    found = markdown_findings(module, example)
+@pytest.mark.parametrize(("rule", "kind", "index", "example"), CASES,
+                         ids=[f"{r.name}-{k}-{i}" for r, k, i, _ in CASES])
+def test_rule_examples(rule, kind: str, index: int, example) -> None:
+    reads = "markdown" if rule.reads == "markdown" else rule.reads
+    found = [f for f in lint(example.text, reads, {rule.name},
+                             "example.py" if reads == "python" else "example.md")
+             if f.rule == rule.name]
     if kind == "VALID":
         assert found == []
     else:
         assert len(found) == 1, found
-        assert found[0].rule == module.NAME
+        assert (found[0].line, found[0].col) == (example.line, example.col), found[0]
 
 
-PY_CASES = [(kind, i, ex) for kind in ("VALID", "INVALID")
-            for i, ex in enumerate(getattr(dollar_cap, kind))]
+def test_registry_finds_every_rule_once() -> None:
+    assert set(RULES) == {"ladder-drift", "stale-claim", "critic-drift", "plan-block",
+                          "dollar-cap", "unverified-claim"}
+    assert not RULES["unverified-claim"].default
+    assert all(RULES[name].default for name in RULES if name != "unverified-claim")
 
 
-@pytest.mark.parametrize(("kind", "index", "example"), PY_CASES,
-                         ids=[f"dollar-cap-{k}-{i}" for k, i, _ in PY_CASES])
-def test_dollar_cap_examples(kind: str, index: int, example: str) -> None:
-    found = dollar_cap.check("example.py", example)
-    if kind == "VALID":
-        assert found == []
-    else:
-        assert len(found) == 1 and found[0].rule == "dollar-cap", found
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_rule_doc_page_states_the_docstring(name: str) -> None:
+    page = (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    flat = " ".join(page.split())
+    assert " ".join(RULES[name].doc().split()) in flat, \
+        f"docs/rules/{name}.md does not state {name}'s docstring"
+    for example in RULES[name].INVALID[:1]:
+        first = example.text.splitlines()[0]
+        assert first in page, f"docs/rules/{name}.md lacks its first INVALID example"
+
+
+def test_every_doc_page_has_a_rule() -> None:
+    pages = {p.stem for p in (ROOT / "docs" / "rules").glob("*.md")}
+    assert pages == set(RULES)
 
 
 def test_dollar_cap_catches_public_agent_patterns() -> None:
@@ -72,8 +74,30 @@ def test_dollar_cap_prefilter_skips_files_without_money_words() -> None:
     assert dollar_cap.needs_parse("while total_cost < 3:\n    pass\n")
 
 
-def test_findings_point_at_the_right_line_and_column() -> None:
-    doc = document.parse("x.md", "# T\n\nIntro.\n\n- Some text, then\n  RunPod → GCP here.\n")
-    found = ladder_drift.check(doc, CFG)
-    assert [(f.line, f.col) for f in found] == [(6, 1)]
-    assert "expected GCP → SLURM → RunPod" in found[0].message
+def test_findings_point_at_the_claim_inside_list_items() -> None:
+    text = "# T\n\nIntro.\n\n- Some text, then\n  RunPod → GCP here.\n"
+    found = lint(text, rules={"ladder-drift"})
+    assert [(f.line, f.col) for f in found] == [(6, 3)]
+    assert "GCP → SLURM → RunPod" in found[0].message
+    numbered = "Routing order:\n\n10. **Short jobs** lead with FLEX_START.\n"
+    found = lint(numbered, rules={"ladder-drift"})
+    line = numbered.splitlines()[found[0].line - 1]
+    assert line[found[0].col - 1:].startswith("Short jobs") or \
+        line[found[0].col - 1:].startswith("FLEX_START"), (line, found[0])
+
+
+def test_one_finding_per_sentence_and_never_both_rules() -> None:
+    text = "RunPod → SLURM → GCP, and 8× rungs are explicit-intent-only.\n"
+    found = lint(text)
+    assert len(found) == 1, found
+    only_drift = lint(text, rules={"ladder-drift"})
+    assert len(only_drift) == 1 and only_drift[0].rule == "ladder-drift"
+
+
+def test_messages_say_claim_expected_and_a_fix_that_lints_clean() -> None:
+    found = lint("Short jobs lead with FLEX_START.\n", rules={"ladder-drift"})
+    message = found[0].message
+    assert "the text says short jobs lead with FLEX_START" in message
+    fix = re.search(r'Suggested: "(.*)"$', message).group(1)
+    assert fix == "Short jobs lead with SPOT."
+    assert lint(fix + "\n") == []

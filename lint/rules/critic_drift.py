@@ -35,7 +35,7 @@ class CriticDrift(Rule):
     INVALID = [
         Example(_ALL + "\nAn unsharded wide plan is fine when the deadline is close.\n", 9, 4),
         Example(_ALL.replace("**needlessly-narrow** ", ""), 1, 1),
-        Example(_ALL.replace("at least 1 GPU-hour", "at least 4 GPU-hours"), 3, 69),
+        Example(_ALL.replace("at least 1 GPU-hour", "at least 4 GPU-hours"), 3, 76),
         Example(_ALL + "\n## REVISE also when\n\n- **oversubscribed**.\n", 11, 5),
         Example(_ALL + "\n`device_map=auto` counts as parallel work.\n", 9, 2),
     ]

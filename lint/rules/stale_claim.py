@@ -107,8 +107,8 @@ class StaleClaimRule(Rule):
         Example("Never use RunPod first."),
     ]
     INVALID = [
-        Example("The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).", 1, 15),
-        Example("- a2-ultragpu-8g stays excluded from the auto ladder.", 1, 22),
+        Example("The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).", 1, 18),
+        Example("- a2-ultragpu-8g stays excluded from the auto ladder.", 1, 24),
         Example("8x machine rungs are opt-in.", 1, 1),
     ]
 
