@@ -23,7 +23,7 @@ _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu
 
 
 def _heading_verdict(reader: Reader, heading: str) -> str | None:
-    found = [t for t in reader.lexicon.tag(heading) if t.kind in _VERDICTS]
+    found = [t for t in reader.lexicon.tag(heading, cues_alone=True) if t.kind in _VERDICTS]
     kinds = {t.kind for t in found}
     if len(kinds) == 1:
         return _VERDICTS[found[0].kind]

@@ -203,6 +203,7 @@ class Linter:
     def run(self, targets: list[Target]) -> list[Finding]:
         findings: list[Finding] = []
         python_items: list[tuple[Target, str]] = []
+        markdown_items: list[tuple[Target, str]] = []
         needs_markdown = any(rule.reads != "python" for rule in self.rules)
         for target in targets:
             if "python" in target.kinds and "dollar-cap" not in self.selected:
@@ -217,9 +218,35 @@ class Linter:
             if "python" in target.kinds:
                 python_items.append((target, text))
             else:
-                findings += self.markdown(target, text)
+                markdown_items.append((target, text))
+        findings += self.markdown_all(markdown_items)
         findings += self.python(python_items)
         return sorted(findings)
+
+    def markdown_all(self, items: list[tuple[Target, str]]) -> list[Finding]:
+        """Each Markdown file; across processes when there are many (each worker
+        builds the claim engine once), in this process when --fix may write."""
+        if len(items) < PARALLEL_MIN_FILES or self.fix or (os.cpu_count() or 1) < 2:
+            return [f for target, text in items for f in self.markdown(target, text)]
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=os.cpu_count(), initializer=_init_worker,
+                                 initargs=(self.ws, self.selected)) as pool:
+            results = pool.map(_markdown_job, items, chunksize=16)
+            return [f for found in results for f in found]
+
+
+_WORKER: Linter | None = None
+
+
+def _init_worker(ws: Workspace, selected: set[str]) -> None:
+    global _WORKER
+    _WORKER = Linter(ws, selected)
+
+
+def _markdown_job(item: tuple[Target, str]) -> list[Finding]:
+    assert _WORKER is not None
+    return _WORKER.markdown(*item)
 
 
 def _check_python(job: tuple[str, str]) -> list[Finding]:

@@ -26,7 +26,11 @@ class Facts:
     # ---- probes ------------------------------------------------------------------------
 
     def plan(self, intent: str, width: int, hours: float) -> tuple[planner.Rung, ...]:
-        return planner.plan(planner.Request(intent, width, hours), self.config)
+        key = (intent, width, hours)
+        cache = self.__dict__.setdefault("_plans", {})
+        if key not in cache:
+            cache[key] = planner.plan(planner.Request(intent, width, hours), self.config)
+        return cache[key]
 
     @cached_property
     def intents(self) -> tuple[str, ...]:
@@ -62,6 +66,10 @@ class Facts:
         return max(chains, key=len)
 
     def lanes(self) -> tuple[str, ...]:
+        return self._lanes
+
+    @cached_property
+    def _lanes(self) -> tuple[str, ...]:
         return _unique(r.lane for i in self.intents for r in self._wide_plan(i)
                        if r.backend == "slurm")
 
@@ -92,6 +100,12 @@ class Facts:
         """Provisioning models in the order the ladder tries them for a job that
         runs `hours` at `width` (the narrowest width by default)."""
         width = width or self.narrowest
+        cache = self.__dict__.setdefault("_models", {})
+        if (hours, width) not in cache:
+            cache[(hours, width)] = self._models_at(hours, width)
+        return cache[(hours, width)]
+
+    def _models_at(self, hours: float, width: int) -> tuple[str, ...]:
         intent = next(i for i in self.intents if self.config.intents[i].min_width <= width)
         return _unique(r.provisioning for r in self.plan(intent, width, hours)
                        if r.backend == "gcp" and r.width == width)

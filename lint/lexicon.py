@@ -45,24 +45,77 @@ def _bounded(pattern: str) -> str:
     return f"{head}(?:{pattern}){tail}"
 
 
+_OPTIONAL = re.compile(r"\((?:\?:)?[^()]*\)(?:[?*]|\{0,\d*\})")
+
+
+def _required_literal(pattern: str) -> str | None:
+    """The longest literal run every match of `pattern` must contain,
+    lowercased; None when there is none of two or more characters, or the
+    pattern is too intricate to tell cheaply. Used to skip a kind's regex on
+    text that cannot match it: a substring test costs far less than a
+    case-insensitive alternation with lookarounds, and this reads the pattern
+    as a string (no regex parse) so building the gates stays cheap."""
+    rest = pattern
+    while True:  # drop optional groups, innermost first
+        shorter = _OPTIONAL.sub(" ", rest)
+        if shorter == rest:
+            break
+        rest = shorter
+    rest = re.sub(r"\(\?<?[=!][^()]*\)", " ", rest)  # lookarounds
+    while True:  # required groups: what they hold varies, so they separate runs
+        shorter = re.sub(r"\([^()]*\)\+?", " ", rest)
+        if shorter == rest:
+            break
+        rest = shorter
+    rest = re.sub(r"\[[^\]]*\][+*?]?", " ", rest)  # character classes
+    rest = re.sub(r"[a-zA-Z0-9]\?|\S\*", " ", rest)  # optional characters
+    rest = rest.replace("+", "")
+    if "|" in rest or "(" in rest or ")" in rest:
+        return None
+    runs = [run.lower() for run in re.split(r"\\[sSbBwWdD]|[^\w-]|\\", rest) if len(run) >= 2]
+    return max(runs, key=len) if runs else None
+
+
 class _Kind:
     """One kind of token: an alternation with one named group per value."""
 
-    def __init__(self, kind: str, choices: list[tuple[Any, list[str]]]) -> None:
+    def __init__(self, kind: str, choices: list[tuple[Any, list[str]]],
+                 gate: str | None = None) -> None:
         self.kind = kind
+        # A cheap regex any match must also match (numbers for widths, durations).
+        self.gate = re.compile(gate, re.I) if gate else None
+        self._source = ""
         self.values: list[Any] = []
         parts = []
+        literals: set[str] | None = set()
         for value, patterns in choices:
             for pattern in sorted(patterns, key=len, reverse=True):
                 parts.append(f"(?P<v{len(self.values)}>{_bounded(pattern)})")
                 self.values.append(value)
-        self.regex = re.compile("|".join(parts), re.I) if parts else None
+                literal = _required_literal(pattern)
+                if literal is None or literals is None:
+                    literals = None
+                else:
+                    literals.add(literal)
+        self._source = "|".join(parts)
+        self._regex: re.Pattern[str] | None = None
+        # Substrings one of which any match contains; None: no cheap gate.
+        self.literals = tuple(sorted(literals)) if literals else None
 
-    def find(self, text: str) -> list[Token]:
+    @property
+    def regex(self) -> re.Pattern[str] | None:
+        """Compiled on first use: most kinds are never needed by most files."""
+        if self._regex is None and self._source:
+            self._regex = re.compile(self._source, re.I)
+        return self._regex
+
+    def find(self, text: str, lowered: str | None = None) -> list[Token]:
         if self.regex is None:
             return []
+        if not self.possible(text, lowered):
+            return []
         out = []
-        for m in self.regex.finditer(text):
+        for m in self.regex.finditer(text):  # noqa: SIM113
             value = self.values[int(m.lastgroup[1:])]  # type: ignore[index]
             if callable(value):
                 value = value(m.group(0))
@@ -70,6 +123,20 @@ class _Kind:
                     continue
             out.append(Token(self.kind, value, m.start(), m.end()))
         return out
+
+
+    def possible(self, text: str, lowered: str | None = None) -> bool:
+        """False when the gate proves no match can exist."""
+        if self.literals is not None:
+            lowered = text.lower() if lowered is None else lowered
+            return any(lit in lowered for lit in self.literals)
+        if self.gate is not None:
+            return self.gate.search(text) is not None
+        return True
+
+    def search(self, text: str, lowered: str | None = None) -> bool:
+        return self.regex is not None and self.possible(text, lowered) and \
+            self.regex.search(text) is not None
 
 
 def _number_words(table: dict[str, float]) -> str:
@@ -83,8 +150,7 @@ class Lexicon:
         self.critic_rules: dict[str, str] = {}  # name -> severity, in the critic lexicon
         self._critic: Lexicon | None = None
         self._kinds = self._build(config, data)
-        self.trigger = re.compile("|".join(
-            _plain(k) for k in self._kinds if k.kind in ENTITY_KINDS and k.regex), re.I)
+        self._entity_kinds = [k for k in self._kinds if k.kind in ENTITY_KINDS and k.regex]
         self.ladder_context = _union(data["ladder_context"])
         self.procedural = _union(data["procedural"])
 
@@ -102,9 +168,10 @@ class Lexicon:
             _Kind("model", [(m, [re.escape(m), re.escape(m.replace("_", " ")),
                                  *data["provisioning"].get(m, [])])
                             for m in PROVISIONING_MODELS]),
-            _Kind("width", self._widths(data)),
+            _Kind("width", self._widths(data), _numbers_gate(data["widths"]["numbers"])),
             _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
-            _Kind("duration", self._durations(data)),
+            _Kind("duration", self._durations(data),
+                  _numbers_gate(data["durations"]["numbers"])),
             _Kind("gpuhours", [(lambda s: _first_number(s, data), [
                 rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
                 r"h(?:ours?|rs?)?"])]),
@@ -132,8 +199,7 @@ class Lexicon:
             critic.__dict__.update(self.__dict__)
             critic._kinds = [*self._kinds, *extra]
             critic.critic_rules = critic_rules
-            critic.trigger = re.compile(f"{self.trigger.pattern}|" + "|".join(
-                _plain(k) for k in extra[:2]), re.I)
+            critic._entity_kinds = [*self._entity_kinds, *extra[:2]]
             self._critic = critic
         return self._critic
 
@@ -180,26 +246,39 @@ class Lexicon:
                  "minutes": 1 / 60}
         unit_re = {u: "|".join(sorted(map(re.escape, d[u]), key=len, reverse=True))
                    for u in units}
-        number = rf"{_NUMBER}|{_number_words(d['numbers'])}"
+        words = _number_words(d["numbers"])
         choices: list[tuple[Any, list[str]]] = []
         for unit, factor in units.items():
             def value(text: str, factor: float = factor) -> float | None:
                 n = _first_number(text, data)
                 return None if n is None else n * factor
 
-            choices.append((value, [rf"(?:{number})\s*(?:-\s*)?(?:{unit_re[unit]})(?![\w-])"]))
+            # "4h", "4 h", "four hours", "a week"; a number word needs a space or
+            # hyphen before its unit, so "and" is never "an d(ay)".
+            spelled = "|".join(u for u in d[unit] if len(u) > 1) or unit_re[unit]
+            choices.append((value, [rf"{_NUMBER}\s*(?:-\s*)?(?:{unit_re[unit]})(?![\w-])",
+                                    rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])"]))
         return choices
 
     # ---- tagging ---------------------------------------------------------------------
 
     def mentions_anything(self, text: str) -> bool:
-        return self.trigger.search(text) is not None
+        lowered = text.lower()
+        return any(kind.search(text, lowered) for kind in self._entity_kinds)
 
-    def tag(self, text: str) -> list[Token]:
-        """Tokens of `text`, non-overlapping, longest first; entities win ties."""
+    def tag(self, text: str, cues_alone: bool = False) -> list[Token]:
+        """Tokens of `text`, non-overlapping, longest first; entities win ties.
+        Cue words are looked for only where an entity is (a sentence without
+        one claims nothing), unless `cues_alone` (a heading's verdict)."""
         found: list[Token] = []
+        lowered = text.lower()
         for kind in self._kinds:
-            found.extend(kind.find(text))
+            if kind.kind in ENTITY_KINDS:
+                found.extend(kind.find(text, lowered))
+        if found or cues_alone:
+            for kind in self._kinds:
+                if kind.kind not in ENTITY_KINDS:
+                    found.extend(kind.find(text, lowered))
         found.sort(key=lambda t: (t.start, -(t.end - t.start), not t.entity))
         out: list[Token] = []
         end = -1
@@ -212,14 +291,29 @@ class Lexicon:
         return out
 
 
-def _plain(kind: _Kind) -> str:
-    """A kind's alternation without its value groups, to join with others."""
-    assert kind.regex is not None
-    return re.sub(r"\(\?P<v\d+>", "(?:", kind.regex.pattern)
+def _numbers_gate(words: dict[str, float]) -> str:
+    return rf"\d|\b(?:{_number_words(words)})\b"
 
 
-def _union(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(_bounded(p) for p in patterns), re.I)
+class _Gated:
+    """A union of patterns searched only when the text holds one of their
+    required literals (see `_required_literal`)."""
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.regex = re.compile("|".join(_bounded(p) for p in patterns), re.I)
+        literals = [_required_literal(p) for p in patterns]
+        self.literals = None if None in literals else tuple(set(literals))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.literals is not None:
+            lowered = text.lower()
+            if not any(lit in lowered for lit in self.literals):
+                return None
+        return self.regex.search(text)
+
+
+def _union(patterns: list[str]) -> _Gated:
+    return _Gated(patterns)
 
 
 def _first_number(text: str, data: dict[str, Any]) -> float | None:
