@@ -42,11 +42,11 @@ LADDER = [
     "## Debugging\n\nOpen an interactive shell with Slurm first (`salloc -p gpu`), then "
     "attach to job {n}. Logs live in `slurm-{n}.out`.\n",
 ]
-WORDS = ("model data batch shard eval metric loss token prompt sample seed config run "
-         "checkpoint dataset split schema table column cache queue worker request field "
-         "test fixture commit branch review lint format release version module function "
-         "class method type error log trace span user page route service client server "
-         "image build deploy job step plan phase result report figure plot note").split()
+WORDS = ("model data batch shard eval metric loss token prompt sample seed config "
+         "run checkpoint dataset split schema table column cache queue worker request field "
+         "test fixture commit branch review lint format release version module function class "
+         "method type error log trace span user page route service client server "
+         "image build deploy job step plan phase result report figure plot note").split()  # noqa: SIM905
 GENERIC = [
     "## {Word} {word}\n\n{Sentence} {sentence} {sentence}\n",
     "- {Sentence}\n- {Sentence}\n- {Sentence}\n",
@@ -142,9 +142,9 @@ def main() -> int:
                      "for p in open(sys.argv[1]).read().split():\n"
                      "    md.parse(open(p, encoding='utf-8').read())\n", str(listing)]
             median(parse, 1, corpus, now_env)
-            median(lint + ["docs"], 1, corpus, now_env)
+            median([*lint, "docs"], 1, corpus, now_env)
             plain = median(parse, max(3, args.runs // 2), corpus, now_env)
-            linted = median(lint + ["docs"], max(3, args.runs // 2), corpus, now_env)
+            linted = median([*lint, "docs"], max(3, args.runs // 2), corpus, now_env)
             print(f"{args.files} Markdown files ({label}): workflow-lint {linted:.2f} s, "
                   f"markdown-it parse {plain:.2f} s: {linted / plain:.2f}x (target <= 3x)")
     return 0

@@ -6,6 +6,7 @@ stale-claim's de-duplication, and --explain).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -65,7 +66,7 @@ class Engine:
         previous: list[Reading] = []
         lead_in_context = False
         for unit in doc.units:
-            if unit.line in skip_lines or unit.kind == "heading" and not critic:
+            if unit.line in skip_lines or (unit.kind == "heading" and not critic):
                 continue
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
                     not unit.header:
@@ -98,7 +99,7 @@ class Engine:
     def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool
                    ) -> list[Reading]:
         out: list[Reading] = []
-        unit_context = lead_in and unit.list_id != 0 or unit.table_id != 0 and lead_in
+        unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -139,7 +140,7 @@ class Engine:
                      adjacent: bool = False) -> None:
         """Order between consecutive items; `adjacent` items (rows of a rung
         table, steps of a numbered list) also claim nothing lies between them."""
-        for (_, a), (rb, b) in zip(chain, chain[1:], strict=False):
+        for (_, a), (rb, b) in itertools.pairwise(chain):
             if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
                                             for p in rb.props):
                 rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))

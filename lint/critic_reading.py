@@ -53,8 +53,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                               rule.start, rule.end, "critic verdict"))
         else:
             verdict = _heading_verdict(reader, unit.heading)
-            if verdict and (unit.list_id or len(rules) == 1 and
-                            re.match(r"\W*$", reader.text(s.start, rule.start))):
+            if verdict and (unit.list_id or (len(rules) == 1 and
+                            re.match(r"\W*$", reader.text(s.start, rule.start)))):
                 props.append(Prop("verdict", (rule.value, verdict), False, rule.start, rule.end,
                                   "critic verdict"))
         if len(rules) > 1 and verdicts and not _one_verdict_for_all(reader, rules, verdicts):

@@ -18,8 +18,8 @@ def _verdict(v: Verdict) -> str:
 
 def explain(path: str, ws) -> str:
     from lint import document, engine
-    from lint.rules.ladder_drift import region_lines
     from lint.rule import Context
+    from lint.rules.ladder_drift import region_lines
 
     target = engine.Target(Path(path), path, {"markdown"})
     text, problem = engine.read_text(target)
@@ -29,8 +29,8 @@ def explain(path: str, ws) -> str:
         raise UsageError(f"{path}: {problem.message}")
     assert text is not None
     doc = document.parse(path, text)
-    critic = doc.front_matter is not None and "efficiency-critic" in "\n".join(
-        doc.lines[:doc.front_matter[1]]) or Path(path).name == "efficiency-critic.md" or \
+    critic = (doc.front_matter is not None and "efficiency-critic" in "\n".join(
+        doc.lines[:doc.front_matter[1]])) or Path(path).name == "efficiency-critic.md" or \
         ws.matches(ws.rel(Path(path)), ws.critic_guidance)
     linter = engine.Linter(ws, set())
     ctx = Context(path, doc, text, {"markdown"}, linter)

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from lint.facts import Facts
 from router.config import LadderConfig
-from router.planner import LONG_ORDER, SHORT_ORDER
 
 BEGIN = re.compile(r"^\s*<!--\s*workflow-lint:generated\s+([\w-]+)\s*-->\s*$")
 END = re.compile(r"^\s*<!--\s*workflow-lint:end\s*-->\s*$")
@@ -31,15 +31,19 @@ def _ladder_table(config: LadderConfig) -> str:
 
 
 def _ladder_order(config: LadderConfig) -> str:
-    lanes = ", ".join(config.slurm_lanes) or "none configured"
-    return "\n".join([
-        "1. GCP, widest first: 8× → 4× → 2× → 1× on capacity misses.",
-        f"2. At each width, short jobs (under {config.short_threshold_hours:g} h) "
-        f"{' → '.join(SHORT_ORDER)}; long jobs {' → '.join(LONG_ORDER)}. FLEX_START only "
-        f"where the job fits {config.flex_start_max_run_hours:g} h.",
-        f"3. Then the SLURM lanes ({lanes}).",
-        "4. RunPod, the last rung, only after GCP and SLURM are exhausted.",
-    ])
+    """The ladder in order, every fact computed by the planner from `config`."""
+    facts = Facts(config)
+    lanes = ", ".join(facts.lanes()) or "none configured"
+    flex = facts.flex_model or "FLEX_START"
+    steps = {
+        "gcp": f"GCP, widest first: {facts.width_label()} on capacity misses. At each "
+               f"width, short jobs (under {facts.threshold:g} h) "
+               f"{' → '.join(facts.short_order)}; long jobs {' → '.join(facts.long_order)}. "
+               f"{flex} only where the job fits {facts.flex_max:g} h.",
+        "slurm": f"Then the SLURM lanes ({lanes}).",
+        "runpod": "RunPod, the last rung, only after GCP and SLURM are exhausted.",
+    }
+    return "\n".join(f"{i}. {steps[b]}" for i, b in enumerate(facts.backends, 1))
 
 
 def _intent_table(config: LadderConfig) -> str:

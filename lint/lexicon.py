@@ -115,7 +115,7 @@ class _Kind:
         if not self.possible(text, lowered):
             return []
         out = []
-        for m in self.regex.finditer(text):  # noqa: SIM113
+        for m in self.regex.finditer(text):
             value = self.values[int(m.lastgroup[1:])]  # type: ignore[index]
             if callable(value):
                 value = value(m.group(0))

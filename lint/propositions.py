@@ -443,11 +443,12 @@ def _hours(value: float, p: Prop) -> str:
 
 
 _JUDGES = {
-    "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position, "first": _first, "last": _last, "permits": _permits,
-    "only": _only, "lead": _lead, "class-order": _class_order, "class-last": _class_last,
-    "class-offers": _class_offers,
-    "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset, "flex-max": _flex_max,
-    "min-width": _min_width, "reach": _reach, "in-auto": _in_auto, "lead-at": _lead_at,
-    "consequence": _consequence, "width": _width_valid, "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
+    "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
+    "first": _first, "last": _last, "permits": _permits, "only": _only, "lead": _lead,
+    "class-order": _class_order, "class-last": _class_last, "class-offers": _class_offers,
+    "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
+    "flex-max": _flex_max, "min-width": _min_width, "reach": _reach, "in-auto": _in_auto,
+    "lead-at": _lead_at, "consequence": _consequence, "width": _width_valid,
+    "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,
 }

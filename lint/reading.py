@@ -16,6 +16,7 @@ not in procedural prose ("deploy the worker to RunPod first").
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -364,7 +365,7 @@ class Reader:
             self.add("class-order", (kind, models), run[0].start, run[-1].end,
                      topic="length-aware order")
         else:
-            for a, b in zip(run, run[1:], strict=False):
+            for a, b in itertools.pairwise(run):
                 if a.term != b.term:
                     self.add("order", (a.term, b.term), a.start, b.end, topic="order")
 
@@ -495,7 +496,7 @@ class Reader:
     def _linked(self, subjects: list[TermTok]) -> bool:
         return len(subjects) > 1 and all(
             self._link(self.text(a.end, b.start)) is not None
-            for a, b in zip(subjects, subjects[1:], strict=False))
+            for a, b in itertools.pairwise(subjects))
 
     def _leading_cue(self, cue: Token, ords: list[TermTok]) -> None:
         """'After the 1× GCP rungs come the SLURM lanes'; 'Before RunPod, try SLURM'."""
@@ -562,16 +563,16 @@ class Reader:
         best = None
         if before:
             gap = self.text(before[-1].end, cue.start)
-            if len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap) \
+            if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
                     or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
                                     r"(?:the|a|an)?\s*", gap, re.I):
                 best = before[-1]
         if after:
             gap = self.text(cue.end, after[0].start)
             if re.fullmatch(r"\s*(?:rung|choice|option|stop|backend|lane|fallback|resort)?"
-                            r"\s*(?:is|are|:|,|—|-)?\s*(?:the|a|always)?\s*", gap, re.I):
-                if best is None or len(gap) < len(self.text(best.end, cue.start)):
-                    best = after[0]
+                            r"\s*(?:is|are|:|,|—|-)?\s*(?:the|a|always)?\s*", gap, re.I) and \
+                    (best is None or len(gap) < len(self.text(best.end, cue.start))):
+                best = after[0]
         return best
 
     def _nearest_model(self, cue: Token) -> bool:
@@ -586,7 +587,7 @@ class Reader:
         models = [t for t in self.terms if t.term[0] == "model"]
         if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
             return
-        if self.length_class(self.s.start) or self.kinds("first") and not self.kinds("only"):
+        if self.length_class(self.s.start) or (self.kinds("first") and not self.kinds("only")):
             return
         if self._model_only_on_family(fams, models):
             return
@@ -851,7 +852,6 @@ class Reader:
         at = self._term_width(later[-1])
         if width0 is None or at is None:
             return False
-        after = later[-1].end
         read = False
         negated = self.negated_before(self.s.end)
         for c in classes:
@@ -1030,51 +1030,6 @@ class Reader:
                      self.negated_before(self.s.start + auto.end()) or
                      bool(re.search(r"\b(?:excluded|outside|out\s+of)\b", text, re.I)),
                      topic="the auto ladder")
-
-    # -- widths that are not ladder widths ---------------------------------------------------
-
-    def read_widths(self) -> None:
-        """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
-        if self.procedural or not self.lexicon.ladder_context.search(self.s.text):
-            return
-        listed = re.search(r"\bwidths?\s*(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
-                           r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
-        if listed:
-            base = self.s.start + listed.start(1)
-            for m in re.finditer(r"\d+", listed.group(1)):
-                self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
-                         self.negated_before(base + m.start()), topic="width chain")
-        for t in self.terms:
-            w = self._term_width(t)
-            if w is not None and w not in self.facts.widths and (
-                    t.term[0] != "width" or re.search(r"[×x]", self.text(t.start, t.end))):
-                self.add("width", (w,), t.start, t.end, self.negated_before(t.start),
-                         topic="width chain")
-
-    # -- 8× in the auto ladder -------------------------------------------------------------------
-
-    def read_auto(self) -> None:
-        widths = [t for t in self.terms if self._term_width(t) is not None]
-        if not widths:
-            return
-        text = self.s.text
-        explicit = _EXPLICIT.search(text)
-        auto = _AUTO.search(text)
-        if not (explicit or auto):
-            return
-        w = widths[0]
-        width = self._term_width(w)
-        if explicit:
-            self.add("in-auto", (width,), w.start, w.end,
-                     not self.negated_before(w.start + explicit.end()),
-                     topic="the auto ladder")
-        elif auto and re.search(r"\b(?:in|part\s+of|on|included|walks?|reach(?:es|ed)?|"
-                                r"tries|tried)\b", text, re.I):
-            self.add("in-auto", (width,), w.start, w.end,
-                     self.negated_before(self.s.start + auto.start() + 1) or
-                     bool(re.search(r"\b(?:excluded|outside|out\s+of|never)\b", text, re.I)),
-                     topic="the auto ladder")
-
 
 # ---- context --------------------------------------------------------------------------------
 

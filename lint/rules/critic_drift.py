@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
@@ -25,14 +26,14 @@ class CriticDrift(Rule):
     _ALL = ("## REVISE when\n\n- **unsharded-wide**, **under-saturated**, **needlessly-narrow** "
             "(at least 1 GPU-hour).\n\n## Warn\n\n- **unwaited-background**, "
             "**oversubscribed**.\n")
-    VALID = [
+    VALID: ClassVar[list[Example]] = [
         Example(_ALL),
         Example(_ALL + "\nAn unsharded wide plan is never acceptable.\n"),
         Example(_ALL + "\nA plan that keeps one GPU busy at width 8 is REVISEd "
                        "(unsharded-wide).\n"),
         Example(_ALL + "\n`device_map=auto` model splitting is not parallel work.\n"),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Example]] = [
         Example(_ALL + "\nAn unsharded wide plan is fine when the deadline is close.\n", 9, 4),
         Example(_ALL.replace("**needlessly-narrow** ", ""), 1, 1),
         Example(_ALL.replace("at least 1 GPU-hour", "at least 4 GPU-hours"), 3, 76),

@@ -16,7 +16,7 @@ have a finding (PositionProvider is most of libcst's cost).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
@@ -276,16 +276,18 @@ class DollarCap(Rule):
     name = "dollar-cap"
     summary = "Python code that caps spend in dollars"
     reads = "python"
-    VALID = [
+    VALID: ClassVar[list[Example]] = [
         Example("PRICE_PER_GPU_HOUR_USD = {'a2-ultragpu-8g': 40.0}"),
-        Example("estimated_cost_usd = hours * rate\nprint(f'cost so far: ${estimated_cost_usd:.2f}')"),
+        Example("estimated_cost_usd = hours * rate\n"
+                "print(f'cost so far: ${estimated_cost_usd:.2f}')"),
         Example('MAX_GPU_HOURS = 64\nmax_attempts = 3\ntoken_budget = 8000'),
         Example("def report(total_cost: float) -> str:\n    return f'{total_cost:.2f} USD'"),
         Example('"""There are no dollar caps anywhere: spend is not budgeted."""'),
         Example("if gpu_hours > MAX_GPU_HOURS:\n    raise SystemExit('too long')"),
-        Example('cost_table = load_prices()\nfor machine, price in cost_table.items():\n    print(price)'),
+        Example("cost_table = load_prices()\n"
+                "for machine, price in cost_table.items():\n    print(price)"),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Example]] = [
         Example('MAX_COST_USD = 50.0', 1, 1),
         Example('class Config:\n    per_instance_cost_limit: float = 3.0', 2, 5),
         Example('def run(task, max_budget_per_task: float = 4.0):\n    pass', 1, 15),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from lint import generated
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
@@ -65,7 +67,7 @@ class LadderDrift(Rule):
 
     name = "ladder-drift"
     summary = "a surface states a ladder fact that contradicts the router's config"
-    VALID = [
+    VALID: ClassVar[list[Example]] = [
         Example("The router walks GCP → SLURM → RunPod."),
         Example("Wide first: 8×, then 4×, 2×, 1× on capacity misses."),
         Example("After the 1× GCP rungs come the SLURM lanes, then RunPod, the last rung."),
@@ -78,7 +80,7 @@ class LadderDrift(Rule):
         Example("The video player steps speed 1x -> 2x -> 4x -> 8x."),
         Example("```text\nRunPod → GCP\n```"),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Example]] = [
         Example("Try RunPod → GCP → SLURM.", 1, 5),
         Example("Degrade 1× → 2× → 4× → 8× on capacity misses.", 1, 9),
         Example("`a3-highgpu-8g` is SPOT-only.", 1, 2),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
 
@@ -20,11 +22,11 @@ class PlanBlock(Rule):
     name = "plan-block"
     summary = "a §9 block that does not parse or does not fit the schema or the ladder"
     reads = "plan"
-    VALID = [
+    VALID: ClassVar[list[Example]] = [
         Example(_PLAN.format(_PHASE)),
         Example("# Plan\n\n## 9. Compute\n\n```yaml\nphases: []\n```\n"),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Example]] = [
         Example("# Plan\n\nNo compute section.\n", 1, 1),
         Example("# Plan\n\n## §9 Compute\n\n```yaml\nphases: [\n```\n", 7, 1),
         Example(_PLAN.format(_PHASE.replace("width: 8", "width: 3")), 7, 1),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
@@ -100,13 +101,13 @@ class StaleClaimRule(Rule):
 
     name = "stale-claim"
     summary = "a retired statement that no longer describes the router"
-    VALID = [
+    VALID: ClassVar[list[Example]] = [
         Example("8× rungs are part of the auto ladder: the router goes wide when work shards."),
         Example("```text\n8× rungs are explicit-intent-only, NOT in the auto-ladder\n```"),
         Example("The old guide said 8× rungs were explicit-intent-only; that is retired."),
         Example("Never use RunPod first."),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Example]] = [
         Example("The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).", 1, 18),
         Example("- a2-ultragpu-8g stays excluded from the auto ladder.", 1, 24),
         Example("8x machine rungs are opt-in.", 1, 1),
@@ -117,6 +118,7 @@ class StaleClaimRule(Rule):
         units = {u.line: u for u in ctx.doc.units}
         for (line, _), (claim, offset) in matched_sentences(ctx).items():
             at_line, col = units[line].position(offset)
+            message = claim.message.replace("{widths}", ctx.run.engine.facts.width_label())
             findings.append(Finding(ctx.path, at_line, col, self.name,
-                                    f"{claim.message} [{claim.id}]"))
+                                    f"{message} [{claim.id}]"))
         return findings

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
 from lint.rules.ladder_drift import region_lines
@@ -22,11 +24,11 @@ class UnverifiedClaim(Rule):
     name = "unverified-claim"
     summary = "a sentence about the ladder that the lint could not read"
     default = False
-    VALID = [
+    VALID: ClassVar[list[Example]] = [
         Example("The router walks GCP → SLURM → RunPod."),
         Example("RunPod spends real dollars."),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Example]] = [
         Example("When the ladder misses, SLURM and RunPod are only for the patient.", 1, 1),
     ]
 
