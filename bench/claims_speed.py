@@ -42,11 +42,15 @@ LADDER = [
     "## Debugging\n\nOpen an interactive shell with Slurm first (`salloc -p gpu`), then "
     "attach to job {n}. Logs live in `slurm-{n}.out`.\n",
 ]
-WORDS = ("model data batch shard eval metric loss token prompt sample seed config "
-         "run checkpoint dataset split schema table column cache queue worker request field "
-         "test fixture commit branch review lint format release version module function class "
-         "method type error log trace span user page route service client server "
-         "image build deploy job step plan phase result report figure plot note").split()  # noqa: SIM905
+WORDS = [
+    "model", "data", "batch", "shard", "eval", "metric", "loss", "token", "prompt", "sample",
+    "seed", "config", "run", "checkpoint", "dataset", "split", "schema", "table", "column",
+    "cache", "queue", "worker", "request", "field", "test", "fixture", "commit", "branch",
+    "review", "lint", "format", "release", "version", "module", "function", "class", "method",
+    "type", "error", "log", "trace", "span", "user", "page", "route", "service", "client",
+    "server", "image", "build", "deploy", "job", "step", "plan", "phase", "result", "report",
+    "figure", "plot", "note",
+]
 GENERIC = [
     "## {Word} {word}\n\n{Sentence} {sentence} {sentence}\n",
     "- {Sentence}\n- {Sentence}\n- {Sentence}\n",
