@@ -19,6 +19,7 @@ from lint.propositions import Prop, Verdict, judge
 _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
                       r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
                       r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
+_WIDTH_LIST = re.compile(r"\bwidths?\b[^.\n]{0,20}?\d+\s*,\s*\d+", re.I)
 _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
                        r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)",
                        re.I)
@@ -69,7 +70,7 @@ class Engine:
             if unit.line in skip_lines or (unit.kind == "heading" and not critic):
                 continue
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
-                    not unit.header:
+                    not unit.header and not _WIDTH_LIST.search(unit.text):
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []
@@ -126,15 +127,15 @@ class Engine:
             terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
             if not m or not terms or r.sentence.history or r.sentence.question:
                 if chain and len(chain) >= 2:
-                    self._chain_props(chain)
+                    self._chain_props(chain, adjacent=True)
                 chain = []
                 continue
             if m.group(1) and chain:
-                self._chain_props(chain)
+                self._chain_props(chain, adjacent=True)
                 chain = []
             chain.append((r, terms[0]))
         if len(chain) >= 2:
-            self._chain_props(chain)
+            self._chain_props(chain, adjacent=True)
 
     def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]],
                      adjacent: bool = False) -> None:
@@ -211,6 +212,8 @@ class Engine:
             elif index and re.search(r"\bprovisioning|\bmodels?\b|\ballowed\b|\bcapacity\s+types?",
                                      cell, re.I):
                 roles[index] = ("models", None)
+            elif index and re.search(r"\bmax|\blimit|run\s+duration|\bcap\b", cell, re.I):
+                roles[index] = ("max-run", None)
         if not roles:
             return
         for unit, unit_readings in body:
@@ -255,6 +258,12 @@ class Engine:
                         negated = bool(re.search(r"\bnot\b|\bnever\b|n't", cell, re.I))
                         r.props.append(Prop("only", (fam.value[0], tuple(models)), negated,
                                             *span, "provisioning"))
+                elif role == "max-run":
+                    model = next((t for t in row_tokens if t.kind == "model"), None)
+                    hours = next((t for t in lexicon.tag(cell) if t.kind == "duration"), None)
+                    if model and hours and model.value == self.facts.flex_model:
+                        r.props.append(Prop("flex-max", (hours.value,), False, *span,
+                                            "FLEX_START maximum run"))
                 elif role == "min-width":
                     intent = next((t for t in row_tokens if t.kind == "intent"), None)
                     number = re.search(r"\d+", cell)
@@ -299,7 +308,13 @@ class Engine:
         sentence = reading.tag_sentence(lexicon, text, 0, len(text))
         sentence.question = sentence.history = False
         sentence.context = True
-        return reading.Reader(sentence, text, lexicon, heading, self.facts).read()
+        reader = reading.Reader(sentence, text, lexicon, heading, self.facts)
+        props = reader.read()
+        if lexicon.critic_rules:
+            from lint import critic_reading
+
+            props += critic_reading.read(reader, Unit("paragraph", 1, text, heading))
+        return props
 
 
 def _critic_rules(facts: Facts) -> dict[str, str]:

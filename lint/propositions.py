@@ -67,6 +67,8 @@ def _generic(p: Prop) -> str:
 _DESCRIBE = {
     "order": lambda p: f"{_term(p.args[0])} before {_term(p.args[1])}",
     "first": lambda p: f"{_term(p.args[0])} first",
+    "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
+    "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
     "last": lambda p: f"{_term(p.args[0])} last",
     "skip": lambda p: f"{_term(p.args[0])} straight to {_term(p.args[1])}",
     "preceded-by": lambda p: f"{Facts.backend_label(p.args[0])} only after "
@@ -238,6 +240,14 @@ def _position(p: Prop, facts: Facts):
 
 def _first(p: Prop, facts: Facts):
     return _first_of(p.args[0], facts), _order_expected(facts, p.args[0]), ()
+
+
+def _lane_end(p: Prop, facts: Facts):
+    lanes = facts.lanes()
+    if not lanes:
+        return None, "", ()
+    edge = lanes[0] if p.kind == "first-lane" else lanes[-1]
+    return p.args[0][1] == edge, f"SLURM lanes {' → '.join(lanes)}", ()
 
 
 def _last(p: Prop, facts: Facts):
@@ -443,6 +453,7 @@ def _hours(value: float, p: Prop) -> str:
 
 
 _JUDGES = {
+    "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "last": _last, "permits": _permits, "only": _only, "lead": _lead,
     "class-order": _class_order, "class-last": _class_last, "class-offers": _class_offers,

@@ -76,8 +76,7 @@ _AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|wa
                    r"\bby\s+itself\b|\bdefault\s+ladder\b", re.I)
 _EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
-                       r"\bon\s+request\b|\breserved\s+for\b|\bnever\s+(?:reached|tried|"
-                       r"used|walked)\b|"
+                       r"\bon\s+request\b|\breserved\s+for\b|"
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
 
 
@@ -338,7 +337,9 @@ class Reader:
     def _emit_chain(self, run: list[TermTok], strong: list[bool], keyed: bool) -> None:
         if len(run) < 2 or not (any(strong) or keyed):
             return
-        if not (self.s.context or _ARROW.search(self.text(run[0].start, run[-1].end))):
+        if not self.s.context and not (
+                _ARROW.search(self.text(run[0].start, run[-1].end)) and
+                all(t.term[0] in ("backend", "lane") for t in run)):
             return
         if self.procedural:
             return
@@ -374,6 +375,8 @@ class Reader:
     def read_before_after(self) -> None:
         cues = [t for t in self.tokens if t.kind in ("before", "after")]
         self._between()
+        if self.s.context and not self.procedural:
+            self._prefer()
         if not cues or self.procedural or not self.s.context:
             return
         kind = self.length_class(cues[0].start)
@@ -420,6 +423,9 @@ class Reader:
             return
         a, b = cond[-1], main[0]
         negated = self.negated_before(b.start, since=cut)
+        if a.term[0] == b.term[0] == "width" and a.term != b.term:
+            self.add("order", (a.term, b.term), b.start, b.end, negated, topic="width chain")
+            self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="width chain")
         if a.term[0] == b.term[0] == "backend" and a.term != b.term:
             self.add("order", (a.term, b.term), b.start, b.end, negated, topic="order")
             self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="order")
@@ -445,8 +451,12 @@ class Reader:
             return
         if re.search(r"\bevery(?:thing)?\s+else\b|\ball\s+(?:other|else)\b", self.s.text, re.I):
             return
-        self.add("preceded-by", (x.term[1], tuple(sorted(stages))), x.start, x.end,
-                 self.negated_before(at), topic="order")
+        negated = self.negated_before(at)
+        self.add("preceded-by", (x.term[1], tuple(sorted(stages))), x.start, x.end, negated,
+                 topic="order")
+        for stage in sorted(stages):
+            self.add("order", (("backend", stage), x.term), x.start, x.end, negated,
+                     topic="order")
 
     def read_position(self) -> None:
         """'RunPod is the second stop': an ordinal position among the backends."""
@@ -476,6 +486,23 @@ class Reader:
             return
         self.add("order", (a, b), start, end, negated, topic="order")
 
+    def _prefer(self) -> None:
+        """'The router prefers RunPod over the campus cluster'."""
+        m = re.search(r"\bprefer(?:s|red)?\b", self.s.text, re.I)
+        if not m:
+            return
+        at = self.s.start + m.end()
+        over = re.search(r"\b(?:over|to|ahead\s+of|rather\s+than)\b", self.s.text[m.end():], re.I)
+        if not over:
+            return
+        cut = at + over.start()
+        ords = [t for t in self.terms if orderable(t.term)]
+        xs = [t for t in ords if at <= t.start < cut]
+        ys = [t for t in ords if t.start >= cut + len(over.group(0))]
+        if xs and ys and xs[0].term != ys[0].term:
+            self.add("order", (xs[0].term, ys[0].term), xs[0].start, ys[0].end,
+                     self.negated_before(at), topic="order")
+
     def _between(self) -> None:
         """'RunPod sits between the GCP rungs and the SLURM lanes'."""
         m = re.search(r"\bbetween\b", self.s.text, re.I)
@@ -501,7 +528,7 @@ class Reader:
     def _leading_cue(self, cue: Token, ords: list[TermTok]) -> None:
         """'After the 1× GCP rungs come the SLURM lanes'; 'Before RunPod, try SLURM'."""
         rest = self.text(cue.end, self.s.end)
-        split = re.search(r",|\b(?:come|comes|is|are|go|goes|try|tries|tried|use|uses|fall|"
+        split = re.search(r"[,:]|\b(?:come|comes|is|are|go|goes|try|tries|tried|use|uses|fall|"
                           r"falls|route|routes|dispatch|dispatches|the\s+router)\b", rest, re.I)
         if not split:
             return
@@ -537,8 +564,12 @@ class Reader:
             if cue.kind == "first" and re.match(r"first\b", word) and \
                     self._ordinal_first(cue):
                 continue
-            self.add(cue.kind, (target.term,), target.start, target.end, negated,
-                     topic="order")
+            kind = cue.kind
+            if target.term[0] == "lane" and not re.search(
+                    r"resort|\b(?:ladder|rung|overall|whole|entire|of\s+all|everything)\b",
+                    self.s.text, re.I):
+                kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
+            self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
 
     def _ordinal_first(self, cue: Token) -> bool:
         """'First, …' opening a sentence is ordinal prose, read with its siblings;
@@ -609,7 +640,8 @@ class Reader:
             if not names:
                 continue
             carried = names
-            negated = self.negated_before(seg_end, since=seg_start)
+            negated = self.negated_before(seg_end, since=max(seg_start,
+                                                             self.clause_start(fam_tok.start)))
             table_row = "|" in seg_text
             if only or (table_row and len(names) > 1 and not negated):
                 self.add("only", (family, tuple(names)), fam_tok.start, fam_tok.end, negated,
@@ -804,7 +836,9 @@ class Reader:
         before = [t for t in self.tokens if t.kind in ("under", "over") and
                   t.end <= d.start and d.start - t.end <= 12]
         after = [t for t in self.tokens if t.kind in ("under", "over") and
-                 t.start >= d.end and t.start - d.end <= 4]
+                 t.start >= d.end and t.start - d.end <= 4 and
+                 re.match(r"or\s|and\s+(?:up|over|above|less|under)|\+",
+                          self.unit_text[t.start:t.end + 8].lower())]
         if before:
             word = self.unit_text[before[-1].start:before[-1].end].lower()
             inclusive = word in ("at most", "up to", "<=", "≤", "no more than", "no longer than",
@@ -941,8 +975,16 @@ class Reader:
         if best is None:
             return
         _, d, window = best
-        self.add("flex-max", (d.value,), d.start, d.end, self.negated_before(d.start) and
-                 not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window),
+        cmp = self._comparator(d)
+        over = bool(cmp and cmp[0] == "over") or bool(
+            re.search(r"(?:longer\s+than|beyond|past|over|more\s+than|exceed\w*)\s*$", window))
+        negated = self.negated_before(d.start) and \
+            not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window)
+        if over:
+            if not negated:
+                return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
+            negated = False  # "never offered past two days": the maximum is two days
+        self.add("flex-max", (d.value,), d.start, d.end, negated,
                  topic="FLEX_START maximum run", fix=((d.start, d.end, self._unit_of(d)),))
 
     # -- minimum width of an intent ------------------------------------------------------------
@@ -953,7 +995,7 @@ class Reader:
             return
         widths = [t for t in self.terms if self._term_width(t) is not None]
         for it in intents:
-            near = [w for w in widths if w.start > it.start] or widths
+            near = sorted(widths, key=lambda w: abs(w.start - it.start))[:1]
             if not near:
                 continue
             text = self.s.text
@@ -983,7 +1025,8 @@ class Reader:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
         if self.procedural or not self.lexicon.ladder_context.search(self.s.text):
             return
-        listed = re.search(r"\bwidths?\s*(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
+        listed = re.search(r"\bwidths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
+                           r"(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
         if listed:
             base = self.s.start + listed.start(1)
@@ -1004,8 +1047,9 @@ class Reader:
         if not widths:
             return
         text = self.s.text
-        explicit = _EXPLICIT.search(text)
         auto = _AUTO.search(text)
+        explicit = _EXPLICIT.search(text) or (auto and re.search(
+            r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
         if not (explicit or auto):
             return
         top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?)\s+at\b|"

@@ -18,6 +18,8 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind in ("preceded-by", "position"):
         labels = [facts.backend_label(b) for b in facts.backends]
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
+    if kind in ("first-lane", "last-lane"):
+        return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
     if kind in ("order", "first", "last", "skip"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:
