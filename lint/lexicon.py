@@ -162,7 +162,9 @@ class Lexicon:
             _Kind("lane", [(name, [re.escape(name), re.escape(name.replace("-", " ")),
                                    # "the preempt lane", "the gpu partition"
                                    rf"(?:the\s+)?{re.escape(lane.partition)}\s+"
-                                   r"(?:lane|partition|queue)s?"])
+                                   r"(?:lane|partition|queue)s?",
+                                   # "the preempt lane" for campus-preempt
+                                   rf"{re.escape(name.rsplit('-', 1)[-1])}\s+(?:lane|queue)"])
                            for name, lane in config.slurm_lanes.items()]),
             _Kind("family", self._families(config, data)),
             _Kind("model", [(m, [re.escape(m), re.escape(m.replace("_", " ")),

@@ -73,6 +73,7 @@ _DESCRIBE = {
     "skip": lambda p: f"{_term(p.args[0])} straight to {_term(p.args[1])}",
     "preceded-by": lambda p: f"{Facts.backend_label(p.args[0])} only after "
                              f"{' and '.join(Facts.backend_label(b) for b in p.args[1])}",
+    "position-lane": lambda p: f"{p.args[0]} is SLURM lane number {p.args[1]}",
     "position": lambda p: f"{Facts.backend_label(p.args[0])} in position {p.args[1]}",
     "permits": lambda p: f"{p.args[0]} allows {p.args[1]}",
     "only": lambda p: f"{p.args[0]} is {'/'.join(p.args[1])}-only",
@@ -88,6 +89,7 @@ _DESCRIBE = {
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
     "width": lambda p: f"a {p.args[0]}× width",
+    "direction": lambda p: "a miss widens the request",
     "max-width": lambda p: f"the auto ladder goes up to {p.args[0]}×",
     "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
     "consequence": lambda p: f"a {p.args[0]:g} h job at {p.args[1]}× run at {p.args[2]}× "
@@ -231,6 +233,14 @@ def _preceded_by(p: Prop, facts: Facts):
     return before <= set(named), facts.backend_chain(), ()
 
 
+def _lane_position(p: Prop, facts: Facts):
+    lane, n = p.args
+    lanes = facts.lanes()
+    if lane not in lanes:
+        return None, "", ()
+    return lanes.index(lane) == n - 1, f"SLURM lanes {' → '.join(lanes)}", ()
+
+
 def _position(p: Prop, facts: Facts):
     backend, n = p.args
     if backend not in facts.backends:
@@ -350,6 +360,10 @@ def _width_valid(p: Prop, facts: Facts):
     return p.args[0] in facts.widths, f"widths {facts.width_label()}", ()
 
 
+def _direction(p: Prop, facts: Facts):
+    return p.args[0] == "down", f"capacity misses only narrow: {facts.width_label()}", ()
+
+
 def _max_width(p: Prop, facts: Facts):
     return p.args[0] == facts.widest, \
         f"the auto ladder starts at {facts.widest}× ({facts.width_label()})", ()
@@ -453,6 +467,8 @@ def _hours(value: float, p: Prop) -> str:
 
 
 _JUDGES = {
+    "position-lane": _lane_position,
+    "direction": _direction,
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "last": _last, "permits": _permits, "only": _only, "lead": _lead,

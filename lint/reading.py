@@ -284,6 +284,7 @@ class Reader:
         self.read_min_width()
         self.read_auto()
         self.read_widths()
+        self.read_direction()
         return self.props
 
     # -- order: chains --
@@ -335,6 +336,7 @@ class Reader:
         return False if re.search(r"[,/]|\band\b|\bor\b", gap) else None
 
     def _emit_chain(self, run: list[TermTok], strong: list[bool], keyed: bool) -> None:
+        keyed = keyed and not any(strong)
         if len(run) < 2 or not (any(strong) or keyed):
             return
         if not self.s.context and not (
@@ -354,7 +356,7 @@ class Reader:
                 continue
             self.add("order", (a.term, b.term), a.start, b.end, topic="order")
             link_text = self.text(a.end, b.start)
-            if _ADJACENT.search(link_text) and \
+            if (_ADJACENT.search(link_text) or keyed and "," in link_text) and \
                     not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
                 self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
         del start, end
@@ -398,43 +400,67 @@ class Reader:
             if not objects:
                 continue
             negated = self.negated_before(cue.start, since=self.clause_start(subject.start))
+            tight = re.search(r"\b(?:right|immediately|directly|straight|just)\s*$",
+                              self.unit_text[max(self.s.start, cue.start - 14):cue.start], re.I)
             for obj in objects:
                 if obj.term == subject.term:
                     continue
                 a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
                 self._order(a.term, b.term, subject.start, obj.end, negated, kind)
+                if tight and a.term[0] == b.term[0]:
+                    self.add("skip", (a.term, b.term), subject.start, obj.end, negated,
+                             topic="order")
+
+    _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable)|"
+                  r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
+                  r"(?:fails?|run\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
 
     def read_conditional(self) -> None:
-        """'If GCP has no capacity, go to RunPod': B is what comes right after A."""
-        m = re.match(r"\W*(?:if|when|whenever|once|after)\b([^,;:]*?)\b(?:miss(?:es|ed)?|"
-                     r"is\s+(?:exhausted|dry|full|out)|are\s+(?:exhausted|dry|full|out)|"
-                     r"(?:has|have)\s+no\s+(?:capacity|room|gpus)|(?:fails?|run\s+out)|"
-                     r"(?:is|are)\s+out\s+of\s+capacity|stock\s*out)\b[^,;:]*[,;:]",
-                     self.s.text, re.I)
-        if not m or self.procedural:
+        """'If GCP has no capacity, go to RunPod' and 'RunPod is the fallback
+        when GCP is out of capacity': B is what comes right after A."""
+        if self.procedural:
             return
-        cut = self.s.start + m.end()
-        cond = [t for t in self.terms if orderable(t.term) and t.start < cut]
-        main = [t for t in self.terms if orderable(t.term) and t.start >= cut]
+        lead = re.match(rf"\W*(?:if|when|whenever|once|after|as\s+soon\s+as)\b([^,;:]*?)\b"
+                        rf"(?:{self._EXHAUSTED})\b[^,;:]*[,;:]", self.s.text, re.I)
+        if lead:
+            cut = self.s.start + lead.end()
+            cond = [t for t in self.terms if orderable(t.term) and t.start < cut]
+            main = [t for t in self.terms if orderable(t.term) and t.start >= cut]
+            rest = self.text(cut, self.s.end)
+        else:
+            tail = re.search(rf"\b(?:if|when|whenever|once|as\s+soon\s+as)\b([^,;:]*?)\b"
+                             rf"(?:{self._EXHAUSTED})\b", self.s.text, re.I)
+            if not tail or tail.start() == 0 or re.search(r"\bonly\s*$",
+                                                          self.s.text[:tail.start()], re.I):
+                return
+            cut = self.s.start + tail.start()
+            main = [t for t in self.terms if orderable(t.term) and t.start < cut][:1]
+            cond = [t for t in self.terms if orderable(t.term) and
+                    cut <= t.start < self.s.start + tail.end()]
+            rest = self.text(self.s.start, cut)
         if not cond or not main:
             return
-        if re.search(r"\b(?:also|too|as\s+well|still|eventually|finally|later)\b",
-                     self.text(cut, self.s.end), re.I):
+        if re.search(r"\b(?:also|too|as\s+well|still|eventually|finally|later)\b", rest, re.I):
             return
         a, b = cond[-1], main[0]
-        negated = self.negated_before(b.start, since=cut)
+        negated = self.negated_before(b.start, since=min(b.start, cut))
         if a.term[0] == b.term[0] == "width" and a.term != b.term:
             self.add("order", (a.term, b.term), b.start, b.end, negated, topic="width chain")
             self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="width chain")
-        if a.term[0] == b.term[0] == "backend" and a.term != b.term:
+        if {a.term[0], b.term[0]} <= {"backend", "lane", "width", "family"} and \
+                b.term[0] not in ("width", "family") and a.term != b.term:
             self.add("order", (a.term, b.term), b.start, b.end, negated, topic="order")
-            self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="order")
+            # "as soon as the 1× rungs miss, RunPod": GCP straight to RunPod
+            stage = ("backend", "gcp") if a.term[0] in ("width", "family") else a.term
+            if stage[0] == b.term[0] == "backend" and stage != b.term:
+                self.add("skip", (stage, b.term), b.start, b.end, negated, topic="order")
 
     def read_only_after(self) -> None:
         """'RunPod only after GCP is exhausted': everything before it is named."""
         m = re.search(r"\bonly\s+after\b|\bonly\s+(?:when|once|if)\b(?=[^.;]*\b(?:exhausted|"
-                      r"miss|misses|missed|dry|fail|fails|failed|full|out\s+of\s+capacity|"
-                      r"run\s+out|no\s+capacity)\b)", self.s.text, re.I)
+                      r"miss|misses|missed|dry|fail|fails|failed|full|busy|unavailable|"
+                      r"out\s+of\s+capacity|run\s+out|no\s+(?:capacity|pods|room|gpus|slots))\b)",
+                      self.s.text, re.I)
         if not m or self.procedural or not self.s.context:
             return
         at = self.s.start + m.start()
@@ -459,21 +485,30 @@ class Reader:
                      topic="order")
 
     def read_position(self) -> None:
-        """'RunPod is the second stop': an ordinal position among the backends."""
+        """'RunPod is the second stop', 'campus-preempt: tried second'."""
         if not self.s.context or self.procedural:
             return
         for m in re.finditer(r"\b(second|third|fourth)\s+(?:choice|option|stop|rung|tier|"
                              r"backend|step|fallback|place|priority)|(?<=\|\s)(second|third|"
-                             r"fourth|2nd|3rd|4th)\b", self.s.text, re.I):
+                             r"fourth|2nd|3rd|4th)\b|\b(?:tried|used|comes|goes|placed|ranked|"
+                             r"listed)\s+(second|third|fourth)\b", self.s.text, re.I):
             at = self.s.start + m.start()
-            near = [t for t in self.terms if t.term[0] == "backend" and abs(t.start - at) < 40]
-            if near:
-                x = min(near, key=lambda t: abs(t.start - at))
-                word = (m.group(1) or m.group(2)).lower()
-                n = {"second": 2, "third": 3, "fourth": 4, "2nd": 2, "3rd": 3, "4th": 4}[word]
-                self.add("position", (x.term[1], n), x.start, x.end, self.negated_before(at),
-                         topic="order")
+            floor = self.clause_start(at)
+            ords = [t for t in self.terms if t.term[0] in ("backend", "lane")]
+            before = [t for t in ords if floor <= t.start < at]
+            after = [t for t in ords if at <= t.start < at + 40]
+            x = before[-1] if before else (after[0] if after else None)
+            if x is None:
+                before = [t for t in ords if t.start < at]
+                x = before[-1] if before else None
+            if x is None:
                 return
+            word = (m.group(1) or m.group(2) or m.group(3)).lower()
+            n = {"second": 2, "third": 3, "fourth": 4, "2nd": 2, "3rd": 3, "4th": 4}[word]
+            kind = "position-lane" if x.term[0] == "lane" else "position"
+            self.add(kind, (x.term[1], n), x.start, x.end, self.negated_before(at),
+                     topic="order")
+            return
 
     def _order(self, a: tuple, b: tuple, start: int, end: int, negated: bool,
                kind: str | None) -> None:
@@ -793,13 +828,13 @@ class Reader:
             cls = min(classes, key=lambda c: abs(c.start - d.start))
             if abs(cls.start - d.start) > 60:
                 continue
-            defining = cls.start < d.start or re.search(
-                r"\b(?:threshold|cut-?off|boundary|line|split)\b", self.s.text, re.I)
+            word = re.search(r"\b(?:threshold|cut-?off|boundary|split)\b", self.s.text, re.I)
+            near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 16
+            defining = near_word or (cls.start < d.start and not word)
             negated = self.negated_before(max(d.start, cls.start))
             fix = ((d.start, d.end, self._unit_of(d)),)
             if cmp is None:
-                if re.search(r"\b(?:threshold|cut-?off|boundary|line|split)\b", self.s.text,
-                             re.I):
+                if near_word:
                     self.add("threshold", (d.value,), d.start, d.end, negated,
                              topic="length threshold", fix=fix)
                 elif cls.start > d.start:  # "a job of exactly 4 h counts as short"
@@ -999,8 +1034,10 @@ class Reader:
             if not near:
                 continue
             text = self.s.text
-            if _MIN_CUE.search(text):
-                w = near[0]
+            cue = _MIN_CUE.search(text)
+            if cue:
+                after = [w for w in widths if w.start >= self.s.start + cue.end()]
+                w = after[0] if after else near[0]
                 width = self._term_width(w)
                 negated = self.negated_before(w.start) and not re.search(
                     r"\bnever\s+(?:\w+\s+){0,2}below|\bnot\s+below|no\s+(?:narrower|further|"
@@ -1018,6 +1055,19 @@ class Reader:
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
                          self.negated_before(w.start), topic="minimum width")
             return
+
+    def read_direction(self) -> None:
+        """'On a miss the router doubles the width': the ladder only narrows."""
+        if not self.s.context or self.procedural:
+            return
+        m = re.search(r"\b(?:doubles?|widens?|grows?|increases?|raises?|bumps?\s+up|steps?\s+up)"
+                      r"\s+(?:the\s+)?(?:width|request|gpu\s+count)|\b(?:retries|tries|moves?\s+"
+                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen", self.s.text,
+                      re.I)
+        if m:
+            at = self.s.start + m.start()
+            self.add("direction", ("up",), at, self.s.start + m.end(),
+                     self.negated_before(at), topic="width chain")
 
     # -- widths that are not ladder widths ---------------------------------------------------
 

@@ -18,7 +18,7 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind in ("preceded-by", "position"):
         labels = [facts.backend_label(b) for b in facts.backends]
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
-    if kind in ("first-lane", "last-lane"):
+    if kind in ("first-lane", "last-lane", "position-lane"):
         return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
     if kind in ("order", "first", "last", "skip"):
         kinds = {a[0] for a in p.args}
@@ -49,7 +49,7 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind in ("min-width", "reach"):
         intent = p.args[0]
         return f"{intent} has minimum width {facts.min_width(intent)}×."
-    if kind == "width":
+    if kind in ("width", "direction"):
         return f"GCP widths degrade {facts.width_label()} on capacity misses."
     if kind in ("in-auto", "max-width"):
         return f"The {facts.widest}× rungs are part of the auto ladder."

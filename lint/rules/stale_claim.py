@@ -78,7 +78,7 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
                 m = next((m for p in claim.patterns for m in [p.search(masked)] if m), None)
                 if m is None:
                     continue
-                tokens = lexicon.tag(masked)
+                tokens = lexicon.tag(masked, cues_alone=True)
                 if re.search(r"\b(?:none|nothing|no\s+longer)\b", masked, re.I) or \
                         any(t.kind == "history" for t in tokens) or any(
                         t.kind == "neg" and t.end <= m.start() + 1 and
