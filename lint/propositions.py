@@ -44,6 +44,8 @@ class Verdict:
 
 
 def _hours_label(hours: float) -> str:
+    if hours == float("inf"):
+        return "no limit"
     return f"{hours:g} h ({hours / 24:g} days)" if hours >= 48 and hours % 24 == 0 else \
         f"{hours:g} h"
 

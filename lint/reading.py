@@ -43,7 +43,8 @@ _FILLER = re.compile(
     r"after|that|fall(?:s)?|back|falling|degrades?|drops?|from|with|of|in|order|resort|"
     r"followed|by|straight|directly|it|if|still|dry|full|goes|go|move|moves|over|"
     r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"
-    r"narrower|wider|smaller|[a-z]\))\b"
+    r"narrower|wider|smaller|router|dispatch(?:er)?|we|job|jobs|sends?|moves?|"
+    r"steps?|retries|retry|tries|falls|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
 _CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and\s+so|which|because|since|yet|while|whereas|"
                            r"and\s+then|hence|thus)\b|\s\((?=[^)]*\))", re.I)
@@ -328,7 +329,10 @@ class Reader:
                      r"besides|alongside|plus|vs|versus|than|while|whereas|because|for|when|"
                      r"if)\b|n't|[.;!?]|\s\|\s", gap, re.I):
             return None
-        has_then = bool(_STRONG_THEN.search(gap))
+        has_then = bool(_STRONG_THEN.search(gap)) or bool(
+            re.fullmatch(r"\s+to\s+|\s+(?:\w+\s+){0,3}to\s+", gap) and
+            re.search(r"\b(?:narrow|degrade|drop|fall|send|move|step|shrink|retr)", self.s.text,
+                      re.I))
         if _FILLER.sub("", gap).strip():
             return None
         if has_then:
@@ -379,6 +383,7 @@ class Reader:
         self._between()
         if self.s.context and not self.procedural:
             self._prefer()
+            self._fallback_for()
         if not cues or self.procedural or not self.s.context:
             return
         kind = self.length_class(cues[0].start)
@@ -537,6 +542,21 @@ class Reader:
         if xs and ys and xs[0].term != ys[0].term:
             self.add("order", (xs[0].term, ys[0].term), xs[0].start, ys[0].end,
                      self.negated_before(at), topic="order")
+
+    def _fallback_for(self) -> None:
+        """'campus-a100 is the fallback for campus-preempt': Y comes before X."""
+        m = re.search(r"\b(?:is|as|are)\s+(?:the|a|its|their)\s+(?:\w+\s+)?(?:fallback|backup|"
+                      r"overflow)\s+(?:for|to|of|after|behind)\b", self.s.text, re.I)
+        if not m:
+            return
+        at = self.s.start + m.start()
+        end = self.s.start + m.end()
+        ords = [t for t in self.terms if orderable(t.term)]
+        xs = [t for t in ords if t.end <= at]
+        ys = [t for t in ords if t.start >= end]
+        if xs and ys and xs[-1].term != ys[0].term:
+            self.add("order", (ys[0].term, xs[-1].term), xs[-1].start, ys[0].end,
+                     self.negated_before(end), topic="order")
 
     def _between(self) -> None:
         """'RunPod sits between the GCP rungs and the SLURM lanes'."""
@@ -868,7 +888,7 @@ class Reader:
         return "days" if re.search(r"day|\bd\b", text) else "h"
 
     def _comparator(self, d: Token) -> tuple[str, bool] | None:
-        before = [t for t in self.tokens if t.kind in ("under", "over") and
+        before = [t for t in self.tokens if t.kind in ("under", "over", "after") and
                   t.end <= d.start and d.start - t.end <= 12]
         after = [t for t in self.tokens if t.kind in ("under", "over") and
                  t.start >= d.end and t.start - d.end <= 4 and
@@ -878,7 +898,7 @@ class Reader:
             word = self.unit_text[before[-1].start:before[-1].end].lower()
             inclusive = word in ("at most", "up to", "<=", "≤", "no more than", "no longer than",
                                  "within", "at least", ">=", "≥")
-            return before[-1].kind, inclusive
+            return ("over" if before[-1].kind == "after" else before[-1].kind), inclusive
         if after:
             word = self.unit_text[after[0].start:after[0].end].lower()
             # "4 h or less" / "4 h or more"
@@ -983,6 +1003,14 @@ class Reader:
             return
         fl = [t for t in self.terms if t.term == ("model", flex)]
         durations = self.kinds("duration")
+        unlimited = re.search(r"\bno\s+(?:maximum|max|limit|cap|ceiling)\b|\bunlimited\b|"
+                              r"\bas\s+long\s+as\s+(?:it|they|needed|the\s+job)|\bindefinitely\b",
+                              self.s.text, re.I)
+        if fl and unlimited and not durations:
+            at = self.s.start + unlimited.start()
+            self.add("flex-max", (float("inf"),), at, self.s.start + unlimited.end(),
+                     topic="FLEX_START maximum run")
+            return
         if not fl or not durations or not _MAX_CUE.search(self.s.text):
             return
         if self.length_class(fl[0].start) and not re.search(
@@ -1029,12 +1057,22 @@ class Reader:
         if not intents:
             return
         widths = [t for t in self.terms if self._term_width(t) is not None]
+        if not widths and not _MIN_CUE.search(self.s.text):
+            return
         for it in intents:
             near = sorted(widths, key=lambda w: abs(w.start - it.start))[:1]
-            if not near:
-                continue
             text = self.s.text
             cue = _MIN_CUE.search(text)
+            if not near and not cue:
+                continue
+            if cue and not widths:
+                bare = re.search(r"(?:\bis|:|=|\bof)\s*(\d)\b(?![.,]\d)", text[cue.end():])
+                if bare:
+                    at = self.s.start + cue.end() + bare.start(1)
+                    self.add("min-width", (it.value, int(bare.group(1))), at, at + 1,
+                             self.negated_before(at), topic="minimum width",
+                             fix=((at, at + 1, ""),))
+                return
             if cue:
                 after = [w for w in widths if w.start >= self.s.start + cue.end()]
                 w = after[0] if after else near[0]
@@ -1083,6 +1121,16 @@ class Reader:
             for m in re.finditer(r"\d+", listed.group(1)):
                 self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
                          self.negated_before(base + m.start()), topic="width chain")
+        if re.search(r"\bwidths?\b|\bgpus?\b", self.s.text, re.I) and not listed:
+            numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d)", self.s.text))
+            for a, b in zip(numbers, numbers[1:], strict=False):
+                gap = self.s.text[a.end():b.start()]
+                if re.fullmatch(r"\s*(?:→|->|=>|,\s*then|then)\s*", gap):
+                    ta = ("width", int(a.group(1)))
+                    tb = ("width", int(b.group(1)))
+                    start, end = self.s.start + a.start(), self.s.start + b.end()
+                    self.add("order", (ta, tb), start, end, topic="width chain")
+                    self.add("skip", (ta, tb), start, end, topic="width chain")
         for t in self.terms:
             w = self._term_width(t)
             if w is not None and w not in self.facts.widths and (
