@@ -167,7 +167,7 @@ class Lexicon:
                                    rf"{re.escape(name.rsplit('-', 1)[-1])}\s+(?:lane|queue)"])
                            for name, lane in config.slurm_lanes.items()]),
             _Kind("family", self._families(config, data)),
-            _Kind("model", [(m, [re.escape(m), re.escape(m.replace("_", " ")),
+            _Kind("model", [(m, [f"(?-i:{re.escape(m)})", f"(?-i:{re.escape(m.replace('_', ' '))})",
                                  *data["provisioning"].get(m, [])])
                             for m in PROVISIONING_MODELS]),
             _Kind("width", self._widths(data), _numbers_gate(data["widths"]["numbers"])),

@@ -59,6 +59,16 @@ _IN_ORDER = re.compile(r"\bin\s+(?:this|that|the\s+following|config)?\s*order\b|
 _STRONG_CONTEXT = re.compile(
     r"\b(?:rout(?:e|es|er|ing)|dispatch\w*|fall\s*back|fallbacks?|failover|rungs?|ladder|"
     r"capacity|stockouts?|backend-router|exhausted|misses)\b", re.I)
+# Length classes and widths are ladder facts only where the text is about the
+# ladder: a provisioning model, a lead, rungs, the router. "Short (<24h): the
+# gpu-short QoS" and "15x H100 nodes" are about something else.
+_LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|"
+                           r"backends?|provisioning|spot|flex[_ -]?start|STANDARD|on[- ]demand|"
+                           r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
+                           r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
+                           re.I)
+_WIDTH_TOPIC = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|\bfalls?\s+back|"
+                          r"\bladder\b|\bre-?shard\w*|\bhalv\w*", re.I)
 _CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
                           r"requests?)\b", re.I)
 _MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed)?|cap(?:ped)?|fits?|"
@@ -762,6 +772,8 @@ class Reader:
         return None
 
     def read_lengths(self) -> None:
+        if not (_LENGTH_TOPIC.search(self.s.text) or _LENGTH_TOPIC.search(self.heading)):
+            return
         models = [t for t in self.terms if t.term[0] in ("model", "rung")]
         durations = self.kinds("duration")
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
@@ -1111,7 +1123,7 @@ class Reader:
 
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
-        if self.procedural or not self.lexicon.ladder_context.search(self.s.text):
+        if self.procedural or not _WIDTH_TOPIC.search(self.s.text):
             return
         listed = re.search(r"\bwidths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
                            r"(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
