@@ -67,8 +67,9 @@ class Engine:
         previous: list[Reading] = []
         lead_in_context = False
         for unit in doc.units:
-            if unit.line in skip_lines or (unit.kind == "heading" and not critic):
-                continue
+            if unit.line in skip_lines or (unit.kind == "heading" and not critic and
+                                           not unit.text.rstrip().endswith("?")):
+                continue  # a heading is context; a question heading is answered below it
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
                     not unit.header and not _WIDTH_LIST.search(unit.text):
                 if unit.list_id == 0 and unit.table_id == 0:
@@ -77,6 +78,7 @@ class Engine:
                 continue
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic)
             if unit.kind == "heading":
+                previous = unit_readings
                 continue
             self._answers(previous, unit_readings, lexicon)
             readings.extend(unit_readings)
@@ -168,7 +170,9 @@ class Engine:
             if not terms or terms[0].start - r.sentence.start > 40:
                 continue
             heads.append((r, terms[0]))
-        if len(heads) < 2 or not any(r.sentence.context for r, _ in heads):
+        # A list of rungs, not a list of tips that happen to name two entities.
+        if len(heads) < 2 or len(heads) < 0.6 * len(seen_items) or \
+                not any(r.sentence.context for r, _ in heads):
             return
         self._chain_props(heads, adjacent=True)
 
@@ -184,6 +188,9 @@ class Engine:
         if not ordered:
             return
         heads = []
+        if not any(r.sentence.context for _, rs in rows for r in rs) and \
+                not self.lexicon.ladder_context.search(header.heading):
+            return
         for _, unit_readings in body:
             for r in unit_readings:
                 terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]

@@ -46,6 +46,13 @@ _FILLER = re.compile(
     r"narrower|wider|smaller|router|dispatch(?:er)?|we|job|jobs|sends?|moves?|"
     r"steps?|retries|retry|tries|falls|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
+_PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour|\bpric(?:e|es|ing)\b|"
+                    r"\bcosts?\b|\bsavings?\b|\bdiscount|\bcheaper\b|\brecommended\b|"
+                    r"\bpreferred\b", re.I)
+_PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|never|no|not|"
+                         r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
+                         r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
+                         r"excluded|includ\w*|is|are)\b|n't\b|❌|✅", re.I)
 _CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and\s+so|which|because|since|yet|while|whereas|"
                            r"and\s+then|hence|thus)\b|\s\((?=[^)]*\))", re.I)
 _COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
@@ -152,6 +159,8 @@ def terms(sentence: Sentence) -> list[TermTok]:
     for tok in sentence.tokens:
         if tok.kind not in ("backend", "lane", "family", "width", "model"):
             continue
+        if tok.kind == "width" and _multiplier(sentence.text, tok.start - base, tok.end - base):
+            continue  # "10× faster", "2-5x improvement": a factor, not a width
         term = (tok.kind, tok.value)
         if tok.kind == "family":
             term = ("family", tok.value)
@@ -168,6 +177,19 @@ def terms(sentence: Sentence) -> list[TermTok]:
                 continue
         out.append(TermTok(term, tok.start, tok.end))
     return out
+
+
+_FACTOR_AFTER = re.compile(r"\s*(?:faster|slower|speed\w*|more|less|fewer|cheaper|pricier|"
+                           r"improvement|compression|reduction|better|worse|larger|smaller|bigger|"
+                           r"higher|lower|vs\.?|versus|increase|decrease|throughput|savings|cost|"
+                           r"the\s+(?:cost|price|speed|throughput)|as\s+(?:fast|much|many)|zoom|"
+                           r"magnif\w*|over\s+(?:baseline|grid))\b", re.I)
+_FACTOR_BEFORE = re.compile(r"(?:\d\s*[-–]\s*|\bby\s+|~|≈|\babout\s+|\bnearly\s+)$", re.I)
+
+
+def _multiplier(text: str, start: int, end: int) -> bool:
+    return bool(_FACTOR_AFTER.match(text[end:end + 30]) or
+                _FACTOR_BEFORE.search(text[max(0, start - 10):start]))
 
 
 def _merge(a: tuple, b: tuple) -> tuple | None:
@@ -765,9 +787,11 @@ class Reader:
         for t in scored:
             tail = self.unit_text[t.end:t.end + 25]
             if _CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
-                    re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as)\s*$",
+                    re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?)\s*$",
                               self.unit_text[max(0, t.start - 25):t.start], re.I) or \
-                    re.search(r"\bjobs?\b", self.s.text, re.I):
+                    re.match(r"\s*(?:=|means|means\s+|:)", tail) or \
+                    (re.search(r"\|\s*$", self.unit_text[max(0, t.start - 4):t.start]) and
+                     re.match(r"\s*(?:\||$)", tail)):  # a table cell that is just the class
                 return t.kind
         return None
 
@@ -855,6 +879,10 @@ class Reader:
                      topic="length-aware lead")
 
     def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
+        cut_word = re.search(r"\b(?:threshold|cut-?off|boundary|split)\b", self.s.text, re.I)
+        classes = [c for c in classes if cut_word or self.length_class(c.start) == c.kind]
+        if not classes:
+            return
         for d in durations:
             cmp = self._comparator(d)
             cls = min(classes, key=lambda c: abs(c.start - d.start))
@@ -941,7 +969,8 @@ class Reader:
         """'a 3 h job at 8× that degrades to 2× still counts as short'."""
         widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
                   self._term_width(t) is not None]
-        if not widths:
+        if not widths or not re.search(r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|"
+                                       r"work(?:loads?)?|tasks?)\b", self.s.text, re.I):
             return False
         d = durations[0]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
@@ -1111,7 +1140,7 @@ class Reader:
         if not self.s.context or self.procedural:
             return
         m = re.search(r"\b(?:doubles?|widens?|grows?|increases?|raises?|bumps?\s+up|steps?\s+up)"
-                      r"\s+(?:the\s+)?(?:width|request|gpu\s+count)|\b(?:retries|tries|moves?\s+"
+                      r"\s+(?:the\s+)?(?:width|gpu\s+count)\b|\b(?:retries|tries|moves?\s+"
                       r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen", self.s.text,
                       re.I)
         if m:
@@ -1158,11 +1187,15 @@ class Reader:
             return
         text = self.s.text
         auto = _AUTO.search(text)
+        if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
+                                  r"\bladder\b", text + " " + self.heading, re.I)):
+            return
         explicit = _EXPLICIT.search(text) or (auto and re.search(
             r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
         if not (explicit or auto):
             return
-        top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?)\s+at\b|"
+        top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?|starts?|"
+                        r"begins?)\s+at\b|"
                         r"\b(?:widest|largest|maximum|max)\s+(?:width\s+)?(?:is|of)\b|"
                         r"\bonly\s+(?:the\s+)?(?=\S*\s*(?:\d|\*))", text, re.I)
         if top and auto:
