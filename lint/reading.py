@@ -392,7 +392,7 @@ class Reader:
                 continue
             self.add("order", (a.term, b.term), a.start, b.end, topic="order")
             link_text = self.text(a.end, b.start)
-            if (_ADJACENT.search(link_text) or keyed and "," in link_text) and \
+            if (_ADJACENT.search(link_text) or (keyed and "," in link_text)) and \
                     not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
                 self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
         del start, end
@@ -1141,8 +1141,8 @@ class Reader:
             return
         m = re.search(r"\b(?:doubles?|widens?|grows?|increases?|raises?|bumps?\s+up|steps?\s+up)"
                       r"\s+(?:the\s+)?(?:width|gpu\s+count)\b|\b(?:retries|tries|moves?\s+"
-                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen", self.s.text,
-                      re.I)
+                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen",
+                      self.s.text, re.I)
         if m:
             at = self.s.start + m.start()
             self.add("direction", ("up",), at, self.s.start + m.end(),
@@ -1164,7 +1164,7 @@ class Reader:
                          self.negated_before(base + m.start()), topic="width chain")
         if re.search(r"\bwidths?\b|\bgpus?\b", self.s.text, re.I) and not listed:
             numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d)", self.s.text))
-            for a, b in zip(numbers, numbers[1:], strict=False):
+            for a, b in itertools.pairwise(numbers):
                 gap = self.s.text[a.end():b.start()]
                 if re.fullmatch(r"\s*(?:→|->|=>|,\s*then|then)\s*", gap):
                     ta = ("width", int(a.group(1)))
