@@ -26,6 +26,7 @@ from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
 
 ORDERABLE = ("backend", "lane", "family", "width", "rung")
+MAX_SENTENCE = 600  # characters
 _SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 _QUOTED = re.compile(r"\"[^\"]{2,240}\"|“[^”]{2,240}”|«[^»]{2,240}»")
@@ -46,9 +47,7 @@ _FILLER = re.compile(
     r"narrower|wider|smaller|router|dispatch(?:er)?|we|job|jobs|sends?|moves?|"
     r"steps?|retries|retry|tries|falls|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
-_PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour|\bpric(?:e|es|ing)\b|"
-                    r"\bcosts?\b|\bsavings?\b|\bdiscount|\bcheaper\b|\brecommended\b|"
-                    r"\bpreferred\b", re.I)
+_PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour\b", re.I)
 _PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|never|no|not|"
                          r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
@@ -303,8 +302,8 @@ class Reader:
     # -- run --
 
     def read(self) -> list[Prop]:
-        if self.s.history or self.s.question:
-            return []
+        if self.s.history or self.s.question or self.s.end - self.s.start > MAX_SENTENCE:
+            return []  # an unpunctuated transcript is not a sentence anyone can act on
         self.read_chains()
         self.read_conditional()
         self.read_only_after()
@@ -707,7 +706,15 @@ class Reader:
             return
         if self.length_class(self.s.start) or (self.kinds("first") and not self.kinds("only")):
             return
+        if _PRICE.search(self.s.text):
+            return  # "H100: $2.25 spot vs $7.50 on-demand" is a price list, not a policy
         if self._model_only_on_family(fams, models):
+            return
+        if not self.s.context:
+            return  # "use on-demand H100 for critical paths" in a cost guide is not our ladder
+        permission = _PERMISSION.search(self.s.text) or re.search(r"[:=|]", self.s.text) or \
+            re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I)
+        if not permission:
             return
         segments = self._segments([t.start for t in fams])
         carried: list[str] = []
@@ -851,6 +858,8 @@ class Reader:
         lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
         has_chain = len(names) > 1 and bool(_STRONG_THEN.search(seg) or re.search(r"[,|]", seg))
         negated = self.negated_before(end, since=start)
+        if not self.s.context and not firsts and not lasts:
+            return  # "| Multi-day training | Spot |" in a cost guide is advice, not our ladder
         if has_chain and not firsts and not lasts:
             self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
                      models[-1].end, negated, topic="length-aware lead")
