@@ -68,7 +68,7 @@ _STRONG_CONTEXT = re.compile(
 # Length classes and widths are ladder facts only where the text is about the
 # ladder: a provisioning model, a lead, rungs, the router. "Short (<24h): the
 # gpu-short QoS" and "15x H100 nodes" are about something else.
-_LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|"
+_LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|degrad\w*|"
                            r"backends?|provisioning|spot|flex[_ -]?start|STANDARD|on[- ]demand|"
                            r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
@@ -710,7 +710,7 @@ class Reader:
             return  # "H100: $2.25 spot vs $7.50 on-demand" is a price list, not a policy
         if self._model_only_on_family(fams, models):
             return
-        if not self.s.context:
+        if not self.s.context and not any(self._machine_type(t) for t in fams):
             return  # "use on-demand H100 for critical paths" in a cost guide is not our ladder
         permission = _PERMISSION.search(self.s.text) or re.search(r"[:=|]", self.s.text) or \
             re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I)
@@ -744,6 +744,13 @@ class Reader:
                 for name in names:
                     self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
                              topic="provisioning")
+
+    def _machine_type(self, t: TermTok) -> bool:
+        """Written as one of the config's machine types ('a3-highgpu-8g'), which
+        names our ladder's family, not a GPU in general."""
+        mention = self.unit_text[t.start:t.end].lower()
+        return any(f.machine_type_template.split("{", 1)[0].rstrip("-").lower() in mention
+                   for f in self.facts.config.families.values())
 
     def _model_only_on_family(self, fams: list[TermTok], models: list[TermTok]) -> bool:
         """'Regular VMs are an option for the A100 family only', 'SPOT only on
