@@ -68,7 +68,8 @@ _STRONG_CONTEXT = re.compile(
 # Length classes and widths are ladder facts only where the text is about the
 # ladder: a provisioning model, a lead, rungs, the router. "Short (<24h): the
 # gpu-short QoS" and "15x H100 nodes" are about something else.
-_LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|degrad\w*|"
+_LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|"
+                           r"degrad\w*|"
                            r"backends?|provisioning|spot|flex[_ -]?start|STANDARD|on[- ]demand|"
                            r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
