@@ -170,10 +170,12 @@ class Lexicon:
             _Kind("model", [(m, [f"(?-i:{re.escape(m)})", f"(?-i:{re.escape(m.replace('_', ' '))})",
                                  *data["provisioning"].get(m, [])])
                             for m in PROVISIONING_MODELS]),
-            _Kind("width", self._widths(data), _numbers_gate(data["widths"]["numbers"])),
+            # Every width pattern holds a multiplier sign, "GPU", "way", "wide" or "width".
+            _Kind("width", self._widths(data), r"[x×]|gpu|\bway\b|wide|width"),
             _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
+            # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
-                  _numbers_gate(data["durations"]["numbers"])),
+                  r"\d\s*-?\s*[hdwm]|hour|day|week|month|min"),
             _Kind("gpuhours", [(lambda s: _first_number(s, data), [
                 rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
                 r"h(?:ours?|rs?)?"])]),
@@ -291,10 +293,6 @@ class Lexicon:
             elif token.end > end and out and token.start == out[-1].start:
                 continue
         return out
-
-
-def _numbers_gate(words: dict[str, float]) -> str:
-    return rf"\d|\b(?:{_number_words(words)})\b"
 
 
 class _Gated:
