@@ -45,6 +45,8 @@ def _bounded(pattern: str) -> str:
     return f"{head}(?:{pattern}){tail}"
 
 
+_COMMON = {"start", "the", "and", "with", "time", "run", "runs", "use", "used", "not", "for",
+           "job", "jobs", "lane", "lanes", "only", "than", "over", "more", "less", "one", "all"}
 _OPTIONAL = re.compile(r"\((?:\?:)?[^()]*\)(?:[?*]|\{0,\d*\})")
 
 
@@ -55,7 +57,7 @@ def _required_literal(pattern: str) -> str | None:
     text that cannot match it: a substring test costs far less than a
     case-insensitive alternation with lookarounds, and this reads the pattern
     as a string (no regex parse) so building the gates stays cheap."""
-    rest = pattern
+    rest = re.sub(r"\(\?-?i:([^()]*)\)(?![?*])", r"\1", pattern)  # case flags keep their text
     while True:  # drop optional groups, innermost first
         shorter = _OPTIONAL.sub(" ", rest)
         if shorter == rest:
@@ -73,7 +75,9 @@ def _required_literal(pattern: str) -> str | None:
     if "|" in rest or "(" in rest or ")" in rest:
         return None
     runs = [run.lower() for run in re.split(r"\\[sSbBwWdD]|[^\w-]|\\", rest) if len(run) >= 2]
-    return max(runs, key=len) if runs else None
+    # The longest run, but a common word ("start" in flex-start) gates nothing.
+    rare = [run for run in runs if run not in _COMMON]
+    return max(rare or runs, key=len) if runs else None
 
 
 class _Kind:
@@ -171,7 +175,7 @@ class Lexicon:
                                  *data["provisioning"].get(m, [])])
                             for m in PROVISIONING_MODELS]),
             # Every width pattern holds a multiplier sign, "GPU", "way", "wide" or "width".
-            _Kind("width", self._widths(data), r"[x×]|gpu|\bway\b|wide|width"),
+            _Kind("width", self._widths(data), r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width"),
             _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),

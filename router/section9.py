@@ -94,14 +94,19 @@ def _is_section9_heading(text: str) -> bool:
     return stripped.startswith("§9") or stripped.startswith("9.")
 
 
+_PARSER: Any = None
+
+
 def block_tokens(markdown: str) -> list[Any]:
     """Block-level markdown-it tokens; inline parsing is off (only headings and
     fences matter, and their raw text is enough)."""
-    from markdown_it import MarkdownIt
+    global _PARSER
+    if _PARSER is None:  # built once: a parser costs more to make than a file to parse
+        from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark").enable("table")
-    md.core.ruler.disable(["inline", "text_join"])
-    return md.parse(markdown)
+        _PARSER = MarkdownIt("commonmark").enable("table")
+        _PARSER.core.ruler.disable(["inline", "text_join"])
+    return _PARSER.parse(markdown)
 
 
 def find_block(markdown: str, path: str, tokens: list[Any] | None = None) -> Block:
