@@ -72,6 +72,8 @@ _LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|
                            r"degrad\w*|"
                            r"backends?|provisioning|spot|flex[_ -]?start|STANDARD|on[- ]demand|"
                            r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
+                           r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
+                           r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
                            re.I)
 _WIDTH_TOPIC = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|\bfalls?\s+back|"
@@ -86,6 +88,7 @@ _MIN_CUE = re.compile(r"\b(?:min(?:imum)?|at\s+least|never\s+(?:\w+\s+){0,2}belo
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
                       r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
 _REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
+                        r"retried\s+(?:at|on)|falls?\s+(?:back\s+)?to|"
                         r"asks?\s+for|requests?|lands?\s+on|tries|try|uses?|gets?|"
                         r"drops?\s+to|goes\s+(?:down\s+)?to|all\s+the\s+way|as\s+narrow\s+as|"
                         r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
@@ -94,7 +97,7 @@ _AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|wa
                    r"\bby\s+itself\b|\bdefault\s+ladder\b", re.I)
 _EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
-                       r"\bon\s+request\b|\breserved\s+for\b|"
+                       r"\bon\s+request\b|\breserved\s+for\b|\bskips?\b[^.;]*\bunless\b|"
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
 
 
@@ -653,7 +656,7 @@ class Reader:
                 continue
             kind = cue.kind
             if target.term[0] == "lane" and not re.search(
-                    r"resort|\b(?:ladder|rung|overall|whole|entire|of\s+all|everything)\b",
+                    r"resort|\b(?:overall|whole\s+ladder|entire\s+ladder|of\s+all|everything)\b",
                     self.s.text, re.I):
                 kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
             self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
@@ -1081,14 +1084,15 @@ class Reader:
                 continue
             before = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
             after = self.unit_text[d.end:min(self.s.end, d.end + 14)].lower()
-            near_after = re.search(r"max|limit|cap|ceiling|run\s+duration", after)
+            near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
             cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
+                                   r"(?:stopped|terminated|killed|deleted|reclaimed|ended)\s+after|"
                                    r"longer\s+than|past|ceiling|at\s+most|within|over|"
                                    r"more\s+than|under|below", before))
             if not (near_after or cue or self._comparator(d)):
                 continue
-            if d.value < 24 and not re.search(r"max|limit|cap|run\s+duration|at\s+most",
-                                              before + after):
+            if d.value < 24 and not re.search(r"max|limit|cap|run\s+duration|at\s+most|"
+                                              r"stopped|terminated", before + after):
                 continue
             distance = 0 if near_after else (len(before) - cue[-1].end() if cue else 30)
             if best is None or distance < best[0]:
@@ -1147,7 +1151,8 @@ class Reader:
                     self.add("min-width", (it.value, width), w.start, w.end, negated,
                              topic="minimum width", fix=((w.start, w.end, ""),))
             elif _REACH_CUE.search(text):
-                w = min(near, key=lambda t: self._term_width(t) or 99)
+                later = [t for t in widths if t.start > it.start] or near
+                w = min(later, key=lambda t: self._term_width(t) or 99)
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
                          self.negated_before(w.start), topic="minimum width")
             return
