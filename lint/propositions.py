@@ -231,8 +231,12 @@ def _preceded_by(p: Prop, facts: Facts):
     backend, named = p.args
     if backend not in facts.backends:
         return None, "", ()
-    before = set(facts.backends[:facts.backends.index(backend)])
-    return before <= set(named), facts.backend_chain(), ()
+    # "only after the SLURM lanes" is right (GCP comes before them anyway);
+    # "only after GCP" skips SLURM: the stage just before must be named.
+    index = facts.backends.index(backend)
+    before = set(facts.backends[:index])
+    holds = set(named) <= before and (index == 0 or facts.backends[index - 1] in named)
+    return holds, facts.backend_chain(), ()
 
 
 def _lane_position(p: Prop, facts: Facts):

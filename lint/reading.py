@@ -504,6 +504,14 @@ class Reader:
         if not m or self.procedural or not self.s.context:
             return
         at = self.s.start + m.start()
+        if re.match(r"\W*(?:that|this|those|these|then)\b", self.s.text[m.end():], re.I):
+            # "…, then RunPod, and only after that campus-a100": what follows comes after
+            before = [t for t in self.terms if orderable(t.term) and t.end <= at]
+            after = [t for t in self.terms if orderable(t.term) and t.start > at]
+            if before and after and before[-1].term != after[0].term:
+                self.add("order", (before[-1].term, after[0].term), after[0].start,
+                         after[0].end, self.negated_before(at), topic="order")
+            return
         subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
         cell_end = self.s.text.find(" | ", at - self.s.start)
         stop = self.s.start + cell_end if cell_end >= 0 else self.s.end
@@ -535,12 +543,12 @@ class Reader:
             at = self.s.start + m.start()
             floor = self.clause_start(at)
             ords = [t for t in self.terms if t.term[0] in ("backend", "lane")]
-            before = [t for t in ords if floor <= t.start < at]
+            # The subject: the term before the cue in its clause, else in the
+            # sentence ("campus-preempt: tried second"), else just after it.
+            before = [t for t in ords if floor <= t.start < at] or \
+                [t for t in ords if t.start < at]
             after = [t for t in ords if at <= t.start < at + 40]
             x = before[-1] if before else (after[0] if after else None)
-            if x is None:
-                before = [t for t in ords if t.start < at]
-                x = before[-1] if before else None
             if x is None:
                 return
             word = (m.group(1) or m.group(2) or m.group(3)).lower()
