@@ -19,7 +19,10 @@ from lint.propositions import Prop, Verdict, judge
 _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
                       r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
                       r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
-_WIDTH_LIST = re.compile(r"\bwidths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+", re.I)
+# Ladder sentences that name no entity token: "widths are 1, 2, 4, 6 and 8",
+# "the wide rungs are opt-in".
+_WIDTH_LIST = re.compile(r"\bwidths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+|"
+                         r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
 _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
                        r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)",
                        re.I)

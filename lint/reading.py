@@ -375,6 +375,9 @@ class Reader:
         return False if re.search(r"[,/]|\band\b|\bor\b", gap) else None
 
     def _emit_chain(self, run: list[TermTok], strong: list[bool], keyed: bool) -> None:
+        if not keyed and len(run) >= 3 and all(t.term[0] == "width" for t in run) and \
+                _WIDTH_TOPIC.search(self.s.text):
+            keyed = True  # "the width goes 1×, 2×, 4×, 8×" lists the steps in order
         keyed = keyed and not any(strong)
         if len(run) < 2 or not (any(strong) or keyed):
             return
@@ -577,6 +580,10 @@ class Reader:
         at = self.s.start + m.end()
         over = re.search(r"\b(?:over|to|ahead\s+of|rather\s+than)\b", self.s.text[m.end():], re.I)
         if not over:
+            first = [t for t in self.terms if orderable(t.term) and t.start >= at][:1]
+            if first and first[0].term[0] == "lane":  # "within SLURM, prefer campus-preempt"
+                self.add("first-lane", (first[0].term,), first[0].start, first[0].end,
+                         self.negated_before(at), topic="order")
             return
         cut = at + over.start()
         ords = [t for t in self.terms if orderable(t.term)]
@@ -907,7 +914,8 @@ class Reader:
                      topic="length-aware lead")
 
     def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
-        cut_word = re.search(r"\b(?:threshold|cut-?off|boundary|split)\b", self.s.text, re.I)
+        cut_word = re.search(r"\b(?:threshold|cut-?off|boundary|split|line|dividing)\b",
+                             self.s.text, re.I)
         classes = [c for c in classes if cut_word or self.length_class(c.start) == c.kind]
         if not classes:
             return
@@ -916,7 +924,7 @@ class Reader:
             cls = min(classes, key=lambda c: abs(c.start - d.start))
             if abs(cls.start - d.start) > 60:
                 continue
-            word = re.search(r"\b(?:threshold|cut-?off|boundary|split)\b", self.s.text, re.I)
+            word = cut_word
             near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 16
             defining = near_word or (cls.start < d.start and not word)
             negated = self.negated_before(max(d.start, cls.start))
@@ -933,8 +941,8 @@ class Reader:
             if defining:
                 value = d.value
                 if inclusive and relation == "under":  # "4 h or less count as short"
-                    self.add("subset", ("over", value, "long"), d.start, d.end, negated,
-                             topic="length threshold")
+                    self.add("subset", ("at", value, "short" if cls.kind == "short" else "long"),
+                             d.start, d.end, negated, topic="length threshold")
                     continue
                 if inclusive is False and relation == "over" and cls.kind == "long":
                     # "long (over 4 h)": ≥ vs > at the same number is how people write it
@@ -1202,6 +1210,10 @@ class Reader:
                     start, end = self.s.start + a.start(), self.s.start + b.end()
                     self.add("order", (ta, tb), start, end, topic="width chain")
                     self.add("skip", (ta, tb), start, end, topic="width chain")
+                    for t, at in ((ta, a), (tb, b)):
+                        if t[1] not in self.facts.widths:
+                            self.add("width", (t[1],), self.s.start + at.start(),
+                                     self.s.start + at.end(), topic="width chain")
         for t in self.terms:
             w = self._term_width(t)
             if w is not None and w not in self.facts.widths and (
@@ -1214,7 +1226,12 @@ class Reader:
     def read_auto(self) -> None:
         widths = [t for t in self.terms if self._term_width(t) is not None]
         if not widths:
-            return
+            wide = re.search(r"\b(?:the\s+)?wid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes|"
+                             r"widths?)\b", self.s.text, re.I)
+            if not wide:
+                return
+            at = self.s.start + wide.start()
+            widths = [TermTok(("width", self.facts.widest), at, self.s.start + wide.end())]
         text = self.s.text
         auto = _AUTO.search(text)
         if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
