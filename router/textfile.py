@@ -4,6 +4,7 @@ error (with the line of the first bad byte), never a traceback."""
 from __future__ import annotations
 
 import os
+import stat
 
 
 class TextFileError(ValueError):
@@ -16,10 +17,21 @@ class TextFileError(ValueError):
 def read(path: str | os.PathLike[str], max_bytes: int, what: str = "file",
          reject_binary: bool = False) -> str:
     try:
-        with open(path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO must not hang; only a regular file is read.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise TextFileError(f"cannot read {what}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TextFileError(f"{what} is not a regular file")
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
             raw = handle.read(max_bytes + 1)
     except OSError as exc:
         raise TextFileError(f"cannot read {what}: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     if len(raw) > max_bytes:
         size = f"{max_bytes / 1_000_000:g} MB"
         raise TextFileError(f"{what} is larger than {size}")

@@ -233,3 +233,14 @@ def test_list_rules_and_rule_doc() -> None:
     doc = run_lint(ROOT, "rule", "ladder-drift")
     assert doc.returncode == 0 and "Invalid:" in doc.stdout
     assert run_lint(ROOT, "rule", "nope").returncode == 2
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "guide.md"
+    os.mkfifo(fifo)
+    explained = run_lint(tmp_path, "--explain", "guide.md")
+    assert explained.returncode == 2 and "not a regular file" in explained.stderr
+    linted = run_lint(tmp_path, "guide.md")
+    assert linted.returncode == 1 and "file-error file is not a regular file" in linted.stdout
