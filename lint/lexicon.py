@@ -333,7 +333,7 @@ def _first_number(text: str, data: dict[str, Any]) -> float | None:
 
 
 def load_data(path: Path = PACKAGED) -> dict[str, Any]:
-    from router import textfile, yamlsafe
+    from router import yamlsafe
 
     if path == PACKAGED:  # our own file: the fast C loader, no line tracking needed
         import yaml
@@ -341,11 +341,9 @@ def load_data(path: Path = PACKAGED) -> dict[str, Any]:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         return yaml.load(PACKAGED.read_text(encoding="utf-8"), Loader=loader)
     try:
-        located = yamlsafe.load(textfile.read(path, yamlsafe.DEFAULT_MAX_BYTES, "lexicon"))
-    except textfile.TextFileError as exc:
-        raise LexiconError(f"{path}: {exc.message}") from None
-    except yamlsafe.YamlError as exc:
-        raise LexiconError(f"{path}:{exc.line}: {exc.message}") from None
+        located = yamlsafe.load_file(path, "lexicon")
+    except ValueError as exc:
+        raise LexiconError(str(exc)) from None
     if not isinstance(located.data, dict):
         raise LexiconError(f"{path}: expected a mapping")
     return located.data

@@ -69,8 +69,8 @@ _STRONG_CONTEXT = re.compile(
 # ladder: a provisioning model, a lead, rungs, the router. "Short (<24h): the
 # gpu-short QoS" and "15x H100 nodes" are about something else.
 _LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|"
-                           r"degrad\w*|"
-                           r"backends?|provisioning|spot|flex[_ -]?start|(?-i:STANDARD)|on[- ]demand|"
+                           r"degrad\w*|backends?|provisioning|spot|flex[_ -]?start|"
+                           r"(?-i:STANDARD)|on[- ]demand|"
                            r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
                            r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
                            r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"

@@ -113,3 +113,16 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
         raise YamlError("YAML document nested too deeply", line_offset + 1) from None
     finally:
         loader.dispose()
+
+
+def load_file(path: object, what: str) -> Located:
+    """A YAML file read the careful way (bounded, regular files only, UTF-8)
+    and loaded safely. Raises ValueError with one line: `path[:line]: message`."""
+    from router import textfile
+
+    try:
+        return load(textfile.read(path, DEFAULT_MAX_BYTES, what))  # type: ignore[arg-type]
+    except textfile.TextFileError as exc:
+        raise ValueError(f"{path}: {exc.message}") from None
+    except YamlError as exc:
+        raise ValueError(f"{path}:{exc.line}: {exc.message}") from None

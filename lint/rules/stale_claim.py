@@ -28,14 +28,10 @@ class StaleClaim:
 
 
 def load(path: Path = PACKAGED) -> list[StaleClaim]:
-    from router import textfile
-
     try:
-        located = yamlsafe.load(textfile.read(path, yamlsafe.DEFAULT_MAX_BYTES, "stale claims"))
-    except textfile.TextFileError as exc:
-        raise ClaimsError(f"{path}: {exc.message}") from None
-    except yamlsafe.YamlError as exc:
-        raise ClaimsError(f"{path}:{exc.line}: {exc.message}") from None
+        located = yamlsafe.load_file(path, "stale claims")
+    except ValueError as exc:
+        raise ClaimsError(str(exc)) from None
     data = located.data
     if not isinstance(data, list):
         raise ClaimsError(f"{path}: expected a list of claims")
