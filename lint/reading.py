@@ -182,7 +182,7 @@ def terms(sentence: Sentence) -> list[TermTok]:
     return out
 
 
-_FACTOR_AFTER = re.compile(r"\s*(?:faster|slower|speed\w*|more|less|fewer|cheaper|pricier|"
+_FACTOR_AFTER = re.compile(r"\s*(?:\w+\s+)?(?:faster|slower|speed\w*|more|less|fewer|cheaper|pricier|"
                            r"improvement|compression|reduction|better|worse|larger|smaller|bigger|"
                            r"higher|lower|vs\.?|versus|increase|decrease|throughput|savings|cost|"
                            r"the\s+(?:cost|price|speed|throughput)|as\s+(?:fast|much|many)|zoom|"
@@ -385,6 +385,8 @@ class Reader:
                 _ARROW.search(self.text(run[0].start, run[-1].end)) and
                 all(t.term[0] in ("backend", "lane") for t in run)):
             return
+        if all(t.term[0] == "width" for t in run) and not self._own_width_context():
+            return  # "speed 1x -> 2x -> 4x" under a routing heading is still a video player
         if self.procedural:
             return
         models = [t for t in run if t.term[0] == "model"]
@@ -1188,9 +1190,14 @@ class Reader:
 
     # -- widths that are not ladder widths ---------------------------------------------------
 
+    def _own_width_context(self) -> bool:
+        """The sentence itself is about the ladder's widths."""
+        return bool(_WIDTH_TOPIC.search(self.s.text) or
+                    self.lexicon.ladder_context.search(self.s.text))
+
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
-        if self.procedural or not _WIDTH_TOPIC.search(self.s.text):
+        if self.procedural or not self._own_width_context():
             return
         listed = re.search(r"\bwidths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
                            r"(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
