@@ -182,7 +182,8 @@ def terms(sentence: Sentence) -> list[TermTok]:
     return out
 
 
-_FACTOR_AFTER = re.compile(r"\s*(?:\w+\s+)?(?:faster|slower|speed\w*|more|less|fewer|cheaper|pricier|"
+_FACTOR_AFTER = re.compile(r"\s*(?:\w+\s+)?(?:faster|slower|speed\w*|more|less|fewer|cheaper|"
+                           r"pricier|"
                            r"improvement|compression|reduction|better|worse|larger|smaller|bigger|"
                            r"higher|lower|vs\.?|versus|increase|decrease|throughput|savings|cost|"
                            r"the\s+(?:cost|price|speed|throughput)|as\s+(?:fast|much|many)|zoom|"
