@@ -41,7 +41,7 @@ class Token:
 
 def _bounded(pattern: str) -> str:
     head = r"(?<!\w)" if re.match(r"[\w\\]|\((?!\?<)", pattern) else ""
-    tail = r"(?![\w])" if re.search(r"[\w)]$", pattern) else ""
+    tail = r"(?![\w])" if re.search(r"[\w)?*+\]}]$", pattern) else ""
     return f"{head}(?:{pattern}){tail}"
 
 
