@@ -57,8 +57,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                             re.match(r"\W*$", reader.text(s.start, rule.start)))):
                 props.append(Prop("verdict", (rule.value, verdict), False, rule.start, rule.end,
                                   "critic verdict"))
-        if len(rules) > 1 and verdicts and not _one_verdict_for_all(reader, rules, verdicts):
-            break
+        if len(rules) > 1 and len({v.kind for v in verdicts}) > 1:
+            break  # several rules, several verdicts: only the first pairing is safe
     amounts = [t for t in s.tokens if t.kind == "gpuhours"]
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
         reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
@@ -101,10 +101,6 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("parallel", (launcher.value,), True, launcher.start,
                               launcher.end, "parallel work"))
     return props
-
-
-def _one_verdict_for_all(reader: Reader, rules, verdicts) -> bool:
-    return len({v.kind for v in verdicts}) == 1
 
 
 def _narrow_rule(reader: Reader) -> str:

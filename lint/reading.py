@@ -55,8 +55,6 @@ _PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available
 _CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and\s+so|which|because|since|yet|while|whereas|"
                            r"and\s+then|hence|thus)\b|\s\((?=[^)]*\))", re.I)
 _COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
-_ANSWER = re.compile(r"^\s*(?:\*\*)?(?:a|answer)\s*[:.)]|^\s*(yes|no|correct|right|wrong|nope)\b",
-                     re.I)
 _KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
                         r"chain|rungs|preference|walk|path|families|lanes|widths|backends)"
                         r"\s*(?:is|are)?\s*[:=]\s*$", re.I)
@@ -627,11 +625,6 @@ class Reader:
         for a, b in ((objects[0], x), (x, objects[1])):
             if a.term != b.term:
                 self.add("order", (a.term, b.term), x.start, x.end, negated, topic="order")
-
-    def _linked(self, subjects: list[TermTok]) -> bool:
-        return len(subjects) > 1 and all(
-            self._link(self.text(a.end, b.start)) is not None
-            for a, b in itertools.pairwise(subjects))
 
     def _leading_cue(self, cue: Token, ords: list[TermTok]) -> None:
         """'After the 1× GCP rungs come the SLURM lanes'; 'Before RunPod, try SLURM'."""
