@@ -184,7 +184,7 @@ class Engine:
         body = [(u, rs) for u, rs in rows if not u.header]
         if header is None or not body:
             return
-        self._provisioning_table(header, body, lexicon)
+        self._read_columns(header, body, lexicon)
         firsts = [u.cells[0].strip().rstrip(".)") for u, _ in body if u.cells]
         ordered = bool(_ORDER_HEADER.match(header.cells[0])) or \
             firsts == [str(i) for i in range(1, len(firsts) + 1)]
@@ -203,7 +203,7 @@ class Engine:
         if len(heads) >= 2:
             self._chain_props(heads, adjacent=True)
 
-    def _provisioning_table(self, header: Unit, body, lexicon: Lexicon) -> None:
+    def _read_columns(self, header: Unit, body, lexicon: Lexicon) -> None:
         """Yes/no columns: a model per column (which family allows it), 'in the
         auto ladder' (per width), 'parallel?' (per launcher); and a 'minimum
         width' column (per intent)."""

@@ -121,27 +121,27 @@ def _judges_serial(rule: str) -> bool:
                for r in RULES)
 
 
+def _cue_offsets(reader: Reader, key: str, skip_launchers: bool) -> list[int]:
+    """Unit offsets of the critic's `key` cue words in the sentence; a cue
+    inside a launcher's own name ("--tensor-parallel-size") can be skipped."""
+    regex = reader.lexicon.critic_cues(key)
+    if regex is None:
+        return []
+    spans = [(t.start, t.end) for t in reader.s.tokens if t.kind == "launcher"] \
+        if skip_launchers else []
+    found = (reader.s.start + f.start() for f in regex.finditer(reader.s.text))
+    return [at for at in found if not any(a <= at < b for a, b in spans)]
+
+
 def _first_match(reader: Reader, key: str, after: int) -> int:
-    patterns = reader.lexicon.data["critic"].get(key, [])
-    if not patterns:
-        return -1
-    m = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
-    found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)
-             if reader.s.start + f.start() >= after]
-    return found[0] if found else -1
+    later = [at for at in _cue_offsets(reader, key, False) if at >= after]
+    return later[0] if later else -1
 
 
 def _parallel_claim(reader: Reader, after: int = 0) -> int:
     """Offset of the 'is parallel work' cue in the sentence (the first one
     after `after`, else the last before it), or -1."""
-    m = reader.lexicon.data.get("_parallel_re")
-    if m is None:
-        patterns = reader.lexicon.data["critic"]["parallel_words"]
-        m = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
-        reader.lexicon.data["_parallel_re"] = m
-    spans = [(t.start, t.end) for t in reader.s.tokens if t.kind == "launcher"]
-    found = [reader.s.start + f.start() for f in m.finditer(reader.s.text)
-             if not any(a <= reader.s.start + f.start() < b for a, b in spans)]
+    found = _cue_offsets(reader, "parallel_words", True)
     later = [f for f in found if f >= after]
     return later[0] if later else (found[-1] if found else -1)
 

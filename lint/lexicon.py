@@ -153,6 +153,7 @@ class Lexicon:
         self.data = data
         self.critic_rules: dict[str, str] = {}  # name -> severity, in the critic lexicon
         self._critic: Lexicon | None = None
+        self._cue_unions: dict[str, re.Pattern[str] | None] = {}
         self._kinds = self._build(config, data)
         self._entity_kinds = [k for k in self._kinds if k.kind in ENTITY_KINDS and k.regex]
         self.ladder_context = _union(data["ladder_context"])
@@ -208,6 +209,7 @@ class Lexicon:
             critic._kinds = [*self._kinds, *extra]
             critic.critic_rules = critic_rules
             critic._entity_kinds = [*self._entity_kinds, *extra[:2]]
+            critic._cue_unions = {}
             self._critic = critic
         return self._critic
 
@@ -270,6 +272,15 @@ class Lexicon:
 
     # ---- tagging ---------------------------------------------------------------------
 
+    def critic_cues(self, key: str) -> re.Pattern[str] | None:
+        """The union of the critic's cue words under `key` (parallel_words,
+        serial_words), compiled once per lexicon."""
+        if key not in self._cue_unions:
+            patterns = self.data["critic"].get(key, [])
+            self._cue_unions[key] = re.compile("|".join(f"(?:{p})" for p in patterns),
+                                               re.I) if patterns else None
+        return self._cue_unions[key]
+
     def mentions_anything(self, text: str) -> bool:
         lowered = text.lower()
         return any(kind.search(text, lowered) for kind in self._entity_kinds)
@@ -294,8 +305,6 @@ class Lexicon:
             if token.start >= end:
                 out.append(token)
                 end = token.end
-            elif token.end > end and out and token.start == out[-1].start:
-                continue
         return out
 
 

@@ -33,7 +33,7 @@ class Prop:
     fix_spans: tuple[tuple[int, int, str], ...] = field(default=(), compare=False)
 
     def describe(self) -> str:
-        return ("not " if self.negated else "") + _DESCRIBE.get(self.kind, _generic)(self)
+        return ("not " if self.negated else "") + _DESCRIBE[self.kind](self)
 
 
 @dataclass(frozen=True)
@@ -60,10 +60,6 @@ def _term(term: Term) -> str:
         name, width = value
         return f"{name}" + (f" {width}×" if width else "")
     return str(value)
-
-
-def _generic(p: Prop) -> str:
-    return f"{p.kind}({', '.join(_term(a) if isinstance(a, tuple) and len(a) == 2 and isinstance(a[0], str) else str(a) for a in p.args)})"  # noqa: E501
 
 
 _DESCRIBE = {

@@ -392,7 +392,6 @@ class Reader:
         if models and len(models) == len(run):
             return self._emit_model_chain(run)
         items = [t for t in run if orderable(t.term)]
-        start, end = items[0].start if items else run[0].start, run[-1].end
         for i in range(1, len(items)):
             a, b = items[i - 1], items[i]
             if a.term == b.term:
@@ -402,7 +401,6 @@ class Reader:
             if (_ADJACENT.search(link_text) or (keyed and "," in link_text)) and \
                     not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
                 self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
-        del start, end
 
     def _emit_model_chain(self, run: list[TermTok]) -> None:
         kind = self.length_class(run[0].start)
@@ -894,9 +892,8 @@ class Reader:
             cue = lasts[0]
             model = min(models, key=lambda t: abs(t.start - cue.start))
             name = model.term[1] if model.term[0] == "model" else model.term[1][2]
-            if re.search(r"\blast\s+resort\b", self.unit_text[cue.start:cue.end], re.I) or True:
-                self.add("class-last", (kind, name), model.start, model.end, negated,
-                         topic="length-aware lead", fix=((model.start, model.end, ""),))
+            self.add("class-last", (kind, name), model.start, model.end, negated,
+                     topic="length-aware lead", fix=((model.start, model.end, ""),))
             return
         model = models[0]
         name = model.term[1] if model.term[0] == "model" else model.term[1][2]
@@ -940,9 +937,6 @@ class Reader:
                     self.add("subset", ("at", value, "short" if cls.kind == "short" else "long"),
                              d.start, d.end, negated, topic="length threshold")
                     continue
-                if inclusive is False and relation == "over" and cls.kind == "long":
-                    # "long (over 4 h)": ≥ vs > at the same number is how people write it
-                    pass
                 if (relation == "under") == (cls.kind == "short"):
                     self.add("threshold", (value,), d.start, d.end, negated,
                              topic="length threshold", fix=fix)

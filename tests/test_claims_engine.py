@@ -244,3 +244,9 @@ def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     assert explained.returncode == 2 and "not a regular file" in explained.stderr
     linted = run_lint(tmp_path, "guide.md")
     assert linted.returncode == 1 and "file-error file is not a regular file" in linted.stdout
+
+
+def test_every_proposition_kind_is_judged_and_described() -> None:
+    from lint import propositions
+
+    assert set(propositions._DESCRIBE) == set(propositions._JUDGES)
