@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from router import config
-from router.backends.base import Workload
+from router.backends.base import Context, Workload
 from router.backends.gcp import GcpBackend
 from router.emulator.server import Emulator
 from router.emulator.state import Faults, World
@@ -42,7 +42,7 @@ def world(k: int, latency: float) -> World:
 
 def backend(url: str, cfg: config.LadderConfig, tag: str) -> GcpBackend:
     events = EventLog(tag, None, stdout=open(os.devnull, "w"))  # noqa: SIM115
-    return GcpBackend("bench", url, cfg, events, Workload(tag, "true"))
+    return GcpBackend(Context(cfg, events, Workload(tag, "true")), "bench", url)
 
 
 def timed_rung(k: int, latency: float, cfg: config.LadderConfig, serial: bool) -> float:
@@ -107,7 +107,9 @@ def main() -> int:
             sdk = cold([sys.executable, "-c", "import google.cloud.compute_v1"])
             dispatch = cold([sys.executable, "-m", "router", "dispatch", "--intent",
                              "capture-7b", "--gpu-count", "1", "--hours", "1",
-                             "--gcp-project", "bench", "--gcp-endpoint", url, "--", "true"])
+                             "--gcp-project", "bench", "--gcp-endpoint", url,
+                             "--skip-backend", "slurm", "--skip-backend", "runpod", "--",
+                             "true"])
         finally:
             emu.kill()
     print(f"cold: import google.cloud.compute_v1 {sdk:.2f} s, dispatch to a launch "

@@ -48,6 +48,24 @@ def _gcp_flags(parser: argparse.ArgumentParser) -> None:
                         help="Compute Engine endpoint; http://127.0.0.1:PORT is the emulator")
 
 
+def _skip_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--skip-backend", action="append", choices=("gcp", "slurm", "runpod"),
+                        metavar="NAME", help="leave this backend out on purpose (repeatable)")
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str) -> float:
+    import re
+
+    match = re.fullmatch(r"(\d{1,6}(?:\.\d{1,3})?)([smhd]?)", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"invalid age {text!r}: expected e.g. 90s, 30m, 6h, "
+                                         "2d")
+    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="backend-router",
                      description="Plan and run the width-aware GCP → SLURM → RunPod ladder.")
@@ -79,6 +97,33 @@ def build_parser() -> argparse.ArgumentParser:
                           help="after the launch, wait for the workload and report how it ended")
     dispatch.add_argument("--follow-interval", type=_positive, default=30.0, metavar="S",
                           help="seconds between looks at a followed workload (default 30)")
+    dispatch.add_argument("--wait-lease", action="store_true",
+                          help="if another dispatcher holds this dispatch id, wait for it "
+                               "instead of exiting 2")
+    _skip_flag(dispatch)
+    dispatch.add_argument("--json", action="store_true",
+                          help="JSON events on stdout even when it is a terminal")
+
+    sweep = sub.add_parser("sweep", help="delete what dispatches left behind (all but each "
+                                         "dispatch's selection)")
+    which = sweep.add_mutually_exclusive_group(required=True)
+    which.add_argument("--dispatch-id", metavar="ID", help="sweep this dispatch")
+    which.add_argument("--older-than", type=_duration, metavar="AGE",
+                       help="sweep every dispatch's leftovers older than AGE (e.g. 30m, 6h, 2d)")
+    sweep.add_argument("--all", action="store_true",
+                       help="release the selection too (the workload is stopped)")
+    sweep.add_argument("--ladder", metavar="FILE")
+    _gcp_flags(sweep)
+    sweep.add_argument("--runpod-endpoint", metavar="URL")
+    _skip_flag(sweep)
+    sweep.add_argument("--format", choices=("text", "json"), default="text")
+
+    check = sub.add_parser("check", help="can each backend on the ladder be used?")
+    check.add_argument("--ladder", metavar="FILE")
+    _gcp_flags(check)
+    check.add_argument("--runpod-endpoint", metavar="URL")
+    _skip_flag(check)
+    check.add_argument("--format", choices=("text", "json"), default="text")
 
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")
@@ -101,12 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def input_errors() -> tuple[type[Exception], ...]:
+    """Bad input of every kind: one line, exit 2 (imported on use: startup stays cheap)."""
     from router.config import ConfigError
     from router.plan_source import PlanSourceError
     from router.planner import RequestError
     from router.section9 import PlanError
 
+    return (UsageError, ConfigError, RequestError, PlanSourceError, PlanError)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    errors = input_errors()
     argv = list(sys.argv[1:] if argv is None else argv)
     command: list[str] = []
     if "--" in argv:
@@ -122,6 +173,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from router.dispatch_cmd import run_dispatch
 
             return run_dispatch(args, command)
+        if args.command == "sweep":
+            from router.sweep_cmd import run_sweep
+
+            return run_sweep(args)
+        if args.command == "check":
+            from router.check_cmd import run_check
+
+            return run_check(args)
         if args.command == "emulator":
             from router.emulator.server import serve
             from router.emulator.state import CapacityError
@@ -136,8 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (CapacityError, OSError) as exc:
                 raise UsageError(str(exc)) from None
         raise UsageError(f"unknown command {args.command!r}")
-    except (UsageError, ConfigError, RequestError, PlanSourceError, PlanError) as exc:
-        print(f"backend-router: error: {exc}", file=sys.stderr)
+    except errors as exc:
+        from router import redact
+
+        print(f"backend-router: error: {redact.clip(exc, 1000)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

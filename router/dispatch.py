@@ -1,218 +1,331 @@
 """Walk the planned ladder with real backends; launch on the first rung with
-capacity. Outcomes: launched (stop, exit 0), capacity-miss / quota-miss /
-unavailable / cap-reached (next rung), error (stop, exit 2). Every rung missed:
-exit 1. A workload that fails after launch is not a miss: dispatch has already
-returned, and it never cascades to another backend."""
+capacity. Outcomes: launched (read back, then selected: exit 0),
+capacity-miss / quota-miss / unavailable / cap-reached (next rung), error
+(stop, exit 2). Every rung missed: exit 1. A workload that fails after launch
+is not a miss: dispatch has already returned, and it never cascades.
+
+The lifecycle of one dispatch, and what each step guarantees:
+
+1. preflight: every backend on the ladder is checked before the first
+   attempt (`--skip-backend` leaves one out on purpose);
+2. reconcile: a rerun of a dispatch id adopts the machine an earlier run
+   selected or made, if it is alive and ours, and releases the rest;
+3. walk: rungs in order; a launched machine is read back, and only a running
+   or starting one is selected;
+4. settle: an insert that never answered can still land until its window
+   closes; dispatch keeps looking until then, and a landing is released (or,
+   when every rung missed, selected);
+5. cleanup, whatever happened (exhausted, error, SIGINT, SIGTERM): every
+   machine this dispatch made that is not the selection is released.
+
+Every backend is reached through one interface (router/backends/base.py)."""
 
 from __future__ import annotations
 
 import re
-import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from router.backends.base import DispatchError, RungResult, Workload
+from router.backends import NAMES, Backends, Endpoints
+from router.backends.base import ALIVE, Check, Context, DispatchError, Machine, Workload
 from router.config import LadderConfig
+from router.console import Console
 from router.events import EventLog
-from router.planner import Request, Rung, plan
+from router.planner import Request, plan
 
 DISPATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
+READBACK_TRIES = 3  # a read-back that cannot answer ("unknown") is asked again
+
+
+class Cancelled(Exception):
+    """SIGINT or SIGTERM arrived: stop issuing and clean up."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass
 class Options:
-    gcp_project: str | None
-    gcp_endpoint: str | None
-    runpod_endpoint: str | None
+    where: Endpoints
     rerun: bool  # the dispatch id was given: look for what an earlier run made
-    slurm_output_dir: str | None = None
-
-
-class Progress:
-    """Live progress on a terminal: the rung being tried, elapsed time, misses."""
-
-    def __init__(self, total: int) -> None:
-        self.enabled = sys.stderr.isatty()
-        self.total = total
-        self.start = time.monotonic()
-        self.misses = 0
-
-    def show(self, index: int, rung: Rung) -> None:
-        if self.enabled:
-            elapsed = time.monotonic() - self.start
-            target = rung.target + (f" {rung.provisioning}" if rung.provisioning else "")
-            sys.stderr.write(f"\r\x1b[K[{elapsed:6.1f}s] rung {index}/{self.total}: "
-                             f"{rung.backend} {target} ×{rung.width} · misses so far: "
-                             f"{self.misses}")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
 
 
 class Dispatcher:
     def __init__(self, request: Request, config: LadderConfig, workload: Workload,
-                 events: EventLog, options: Options,
-                 selected_extra: dict[str, Any] | None = None) -> None:
-        self.selected_extra = selected_extra or {}
+                 events: EventLog, options: Options, console: Console | None = None,
+                 selected_extra: dict[str, Any] | None = None, ledger: Any = None) -> None:
         self.request = request
         self.config = config
-        self.workload = workload
         self.events = events
         self.options = options
-        self.rungs = plan(request, config)
-        # Every zone the ladder may touch: where an earlier run of this id left machines.
-        self.gcp_zones = list(dict.fromkeys(z for r in self.rungs if r.backend == "gcp"
-                                            for z in r.zones))
-        self._gcp = self._slurm = self._runpod = None
-        self.kept: dict[str, Any] | None = None  # the selected machine's handle
+        self.console = console or Console(False, stream=None)
+        self.selected_extra = selected_extra or {}
+        self.ctx = Context(config, events, workload, ledger)
+        self.backends = Backends(self.ctx, options.where)
+        self.rungs = [r for r in plan(request, config) if r.backend not in options.where.skip]
+        self.selection: Machine | None = None
+        self.selected_event: dict[str, Any] | None = None
+        self.created: dict[str, Machine] = {}  # made by this dispatch, not released
+        self.signum: int | None = None
+        self.cleanup_errors: list[str] = []
+        self.started = False  # past the preflight: machines may exist
+        events.listeners.append(self.console.on_event)
 
-    # Backends are built on first use so their SDKs load only when reached.
-    def gcp(self):
-        if self._gcp is None:
-            from router.backends.gcp import GcpBackend
+    @property
+    def kept(self) -> dict[str, Any] | None:
+        """The selected machine's handle and backend (for --follow)."""
+        if self.selection is None:
+            return None
+        return {**self.selection.handle, "backend": self.selection.backend}
 
-            if not self.options.gcp_project:
-                raise DispatchError("no GCP project: pass --gcp-project or set "
-                                    "GOOGLE_CLOUD_PROJECT")
-            self._gcp = GcpBackend(self.options.gcp_project, self.options.gcp_endpoint,
-                                   self.config, self.events, self.workload)
-        return self._gcp
+    def on_ladder(self) -> list[str]:
+        present = {r.backend for r in self.rungs}
+        return [name for name in NAMES if name in present]
 
-    def slurm(self):
-        if self._slurm is None:
-            from router.backends.slurm import SlurmBackend
+    # ---- signals -------------------------------------------------------------------------
 
-            self._slurm = SlurmBackend(self.config, self.events, self.workload,
-                                       self.options.slurm_output_dir)
-        return self._slurm
+    def cancel(self, signum: int) -> None:
+        """From the signal handler: ask the walk to stop at its next safe point."""
+        self.signum = signum
+        self.ctx.stop.set()
 
-    def runpod(self):
-        if self._runpod is None:
-            from router.backends.runpod_backend import RunpodBackend
+    def _check_stop(self) -> None:
+        if self.ctx.failure is not None:
+            raise DispatchError(self.ctx.failure)
+        if self.signum is not None:
+            raise Cancelled(self.signum)
 
-            self._runpod = RunpodBackend(self.config, self.events, self.workload,
-                                         self.options.runpod_endpoint)
-        return self._runpod
+    def may_be_live(self) -> list[Machine]:
+        """What a hard stop would leave behind: made and not released, plus
+        inserts still unanswered."""
+        out = list(self.created.values())
+        if self.selection is not None:
+            out.append(self.selection)
+        for name in self.backends.built:
+            out.extend(m for m, _ in self.backends[name].pending())
+        return out
 
-    def select(self, rung: Rung | None, result: RungResult, **extra: Any) -> None:
-        width = rung.width if rung else extra.pop("width", self.request.width)
-        fields: dict[str, Any] = {"backend": rung.backend if rung else extra.pop("backend")}
-        if rung is not None and rung.backend == "gcp":
-            fields.update(machine_type=rung.machine_type, provisioning=rung.provisioning,
-                          zone=result.zone)
-        elif rung is not None and rung.backend == "slurm":
-            fields.update(lane=rung.lane)
-        elif rung is not None:
-            fields.update(gpu_type=rung.gpu_type)
-        fields.update(requested_width=self.request.width, width=width,
-                      degraded=width < self.request.width, **result.handle,
-                      **self.selected_extra, **extra)
-        self.kept = {**result.handle, "backend": fields["backend"], "zone": fields.get("zone"),
-                     "provisioning": fields.get("provisioning")}
-        self.events.emit("epm:backend-selected", **fields)
+    # ---- 1. preflight --------------------------------------------------------------------
+
+    def preflight(self) -> list[Check]:
+        names = self.on_ladder()
+        if not names:
+            raise DispatchError("every backend on the ladder is skipped: nothing to try")
+        regions = list(dict.fromkeys(z.rsplit("-", 1)[0] for r in self.rungs for z in r.zones))
+        checks = run_checks(self.backends, names, regions)
+        for check in checks:
+            self.events.emit("epm:backend-check", backend=check.backend, usable=check.usable,
+                             detail=check.detail)
+        bad = [c for c in checks if not c.usable]
+        if bad:
+            first = bad[0]
+            raise DispatchError(f"{first.backend} cannot be used: {first.detail} "
+                                f"(fix it, or pass --skip-backend {first.backend})")
+        return checks
+
+    # ---- 2. reconcile --------------------------------------------------------------------
 
     def reconcile(self) -> bool:
-        """After a crash, a rerun with the same dispatch id adopts what the first
-        run launched (keeping exactly one machine) instead of launching again."""
-        if self.gcp_zones and self.options.gcp_project:
-            found = self.gcp().find_existing(self.gcp_zones)
-            if found:
-                found.sort(key=lambda zi: (-int(zi[1].labels.get("wl-width", "0")), zi[0]))
-                keep_zone, keep = found[0]
-                for zone, other in found[1:]:
-                    self.gcp().delete_confirmed(zone, other.name)
-                width = int(keep.labels.get("wl-width", self.request.width))
-                model = keep.scheduling.provisioning_model
-                self.select(None, RungResult("launched", zone=keep_zone,
-                                             handle={"instance": keep.name}),
-                            backend="gcp", width=width,
-                            machine_type=keep.machine_type.rsplit("/", 1)[-1],
-                            provisioning=getattr(model, "name", model) or None,
-                            zone=keep_zone, rerun=True)
-                return True
-        if any(r.backend == "slurm" for r in self.rungs):
-            job = self.slurm().existing_job()
-            if job:
-                self.select(None, RungResult("launched", handle={"job_id": job}),
-                            backend="slurm", width=self.rungs[-1].width, rerun=True)
-                return True
-        if any(r.backend == "runpod" for r in self.rungs):
-            pod = self.runpod().existing_pod()
-            if pod:
-                self.select(None, RungResult("launched", handle={"pod_id": pod}),
-                            backend="runpod", width=self.rungs[-1].width, rerun=True)
-                return True
-        return False
+        """A rerun adopts what an earlier run of this id left alive: its
+        selection if that lives, else the widest live machine; the rest are
+        released. Inserts it sent that may still land are looked after too."""
+        dispatch_id = self.ctx.workload.dispatch_id
+        records = self.ctx.ledger.machines(dispatch_id) if self.ctx.ledger else []
+        chosen_before = {r.key for _, r in records if r.state == "selected"}
+        for _, record in records:
+            if record.state == "sent" and record.lands_by > time.time() \
+                    and record.backend in self.on_ladder():
+                self.backends[record.backend].watch(
+                    Machine(record.backend, record.key, record.handle, None, {}, None,
+                            dispatch_id), record.lands_by)
+        alive: list[tuple[Machine, dict[str, Any]]] = []
+        for name in self.on_ladder():
+            backend = self.backends[name]
+            for machine in backend.find(dispatch_id):
+                state, details = backend.state(machine)
+                if state in ("running", "starting"):
+                    alive.append((machine, details))
+                elif state not in ("gone", "completed", "failed", "unknown"):
+                    backend.release(machine)  # stopped: holds quota, does no work
+        if not alive:
+            return False
+        order = {name: i for i, name in enumerate(NAMES)}
+        alive.sort(key=lambda md: (md[0].key not in chosen_before, order[md[0].backend],
+                                   -(md[0].width or 0), md[0].key))
+        keep = alive[0][0]
+        for machine, _ in alive[1:]:
+            self.backends[machine.backend].release(machine)
+        self._select(keep, rerun=True)
+        return True
 
-    def walk(self) -> int:
-        code = self._walk()
-        if self.options.rerun:
-            self.sweep()
-        return code
-
-    def sweep(self) -> None:
-        """After a rerun, an insert the crashed run sent may still land. Wait out
-        one request timeout, then delete every machine of this dispatch id but
-        the selected one, so at most one survives."""
-        keep = self.kept or {}
-        if not (self.gcp_zones and self.options.gcp_project):
-            return
-        time.sleep(self.config.gcp.request_timeout_seconds)
-        for zone, inst in self.gcp().find_existing(self.gcp_zones):
-            if inst.name != keep.get("instance"):
-                self.gcp().delete_confirmed(zone, inst.name)
+    # ---- 3. walk -------------------------------------------------------------------------
 
     def _walk(self) -> int:
-        progress = Progress(len(self.rungs))
-        try:
-            if self.options.rerun and self.reconcile():
+        for index, rung in enumerate(self.rungs, 1):
+            self._check_stop()
+            if self._landings(adopt=True):
                 return 0
-            gcp_allowed: bool | None = None
-            gcp_blocked = False
-            for index, rung in enumerate(self.rungs, 1):
-                progress.show(index, rung)
-                if rung.backend == "gcp":
-                    if gcp_blocked:
-                        self._skip(rung, "quota-miss", "GPUS_ALL_REGIONS quota exhausted")
-                        continue
-                    if gcp_allowed is None:
-                        gcp_allowed = self._claim_gcp_attempt()
-                    if not gcp_allowed:
-                        self._skip(rung, "cap-reached",
-                                   f"{self.config.gcp_attempt_cap_per_day} GCP dispatches "
-                                   "today")
-                        continue
-                    result = self.gcp().try_rung(rung)
-                    gcp_blocked = result.all_gcp_blocked
-                elif rung.backend == "slurm":
-                    result = self.slurm().try_rung(rung)
-                else:
-                    result = self.runpod().try_rung(rung)
-                if result.outcome == "launched":
-                    self.select(rung, result)
-                    return 0
-                progress.misses += 1
-            self.events.emit("epm:backend-exhausted", requested_width=self.request.width,
-                             rungs=len(self.rungs))
-            return 1
-        finally:
-            progress.done()
+            self.console.rung(index, len(self.rungs), rung)
+            backend = self.backends[rung.backend]
+            result = backend.try_rung(rung)
+            if result.outcome != "launched" or result.machine is None:
+                continue
+            machine = result.machine
+            self.created[machine.key] = machine
+            self._check_stop()
+            state, details = self._read_back(machine)
+            if state in ALIVE:
+                self._select(machine)
+                return 0
+            # Launched, then gone before we could select it (reclaimed, or a
+            # replayed answer): not a machine. Release what is left; next rung.
+            self.events.emit("epm:backend-attempt", backend=rung.backend, width=rung.width,
+                             outcome="capacity-miss", readback=state,
+                             detail=f"launched, then read back as {state}: not selected",
+                             **_target(machine), **details)
+            self._release(machine)
+        self._check_stop()
+        if self._settle(adopt=True):
+            return 0
+        self.events.emit("epm:backend-exhausted", requested_width=self.request.width,
+                         rungs=len(self.rungs))
+        return 1
 
-    def _skip(self, rung: Rung, outcome: str, detail: str) -> None:
-        self.events.emit("epm:backend-attempt", backend="gcp", machine_type=rung.machine_type,
-                         provisioning=rung.provisioning, zone=None, width=rung.width,
-                         outcome=outcome, detail=detail)
+    def _read_back(self, machine: Machine) -> tuple[str, dict[str, Any]]:
+        backend = self.backends[machine.backend]
+        state, details = "unknown", {}
+        for attempt in range(READBACK_TRIES):
+            state, details = backend.state(machine)
+            if state != "unknown":
+                break
+            time.sleep(0.2 * (attempt + 1))
+        return state, details
 
-    def _claim_gcp_attempt(self) -> bool:
-        from router.ledger import Ledger
+    def _select(self, machine: Machine, **extra: Any) -> None:
+        # A job or pod found on a rerun may not say its width: the narrow
+        # rungs all ask for the floor width, the last rung's.
+        width = machine.width or (self.rungs[-1].width if self.rungs else self.request.width)
+        fields: dict[str, Any] = {"backend": machine.backend, **_target(machine),
+                                  "requested_width": self.request.width, "width": width,
+                                  "degraded": (width or 0) < self.request.width,
+                                  **machine.handle, **self.selected_extra, **extra}
+        self.selection = machine
+        self.created.pop(machine.key, None)
+        self.ctx.record(machine, "selected")
+        self.selected_event = self.events.emit("epm:backend-selected", **fields)
 
-        ledger = Ledger(self.config.ledger_path)
+    def _release(self, machine: Machine) -> None:
+        self.backends[machine.backend].release(machine)
+        self.created.pop(machine.key, None)
+
+    # ---- 4. settle -----------------------------------------------------------------------
+
+    def _pending(self) -> list[tuple[Machine, float]]:
+        out: list[tuple[Machine, float]] = []
+        for name in list(self.backends.built):
+            out.extend(self.backends[name].pending())
+        return out
+
+    def _landings(self, adopt: bool) -> bool:
+        """Look once at every unanswered request. A landing becomes the
+        selection when adopt is set and nothing is selected (it was an
+        earlier rung than any still to come); otherwise it is released.
+        True when a landing was selected."""
+        chose = False
+        for machine, _ in self._pending():
+            landed = self.backends[machine.backend].settle(machine)
+            if landed is None:
+                continue
+            self.created[landed.key] = landed
+            if adopt and self.selection is None and self.signum is None \
+                    and self._read_back(landed)[0] in ALIVE:
+                self._select(landed, late=True)
+                chose = True
+            else:
+                self._release(landed)
+        return chose
+
+    def _settle(self, adopt: bool) -> bool:
+        """Keep looking until no unanswered request can still land."""
+        chose = False
+        announced = False
+        while self._pending():
+            if not announced:
+                pending = self._pending()
+                until = max(lands_by for _, lands_by in pending) - time.time()
+                self.console.announce(f"waiting up to {max(until, 0):.0f} s for "
+                                      f"{len(pending)} unanswered request(s) to land or expire")
+                announced = True
+            chose = self._landings(adopt and not chose) or chose
+            if self._pending():
+                time.sleep(0.25)
+        return chose
+
+    # ---- the whole dispatch --------------------------------------------------------------
+
+    def run(self) -> int:
+        """Exit code: 0 selected, 1 exhausted. DispatchError and Cancelled
+        propagate after cleanup."""
+        finished = False
         try:
-            allowed, _ = ledger.claim(self.workload.dispatch_id,
-                                      self.config.gcp_attempt_cap_per_day)
+            self.preflight()
+            self.started = True
+            self._check_stop()
+            code = 0 if self.options.rerun and self.reconcile() else self._walk()
+            self._settle(adopt=False)
+            finished = True
+            return code
         finally:
-            ledger.close()
-        return allowed
+            self.cleanup(thorough=not finished)
+
+    def cleanup(self, thorough: bool) -> None:
+        """Release every machine this dispatch made that is not its
+        selection, then wait out requests that may still land. After an
+        error or a signal, also list every backend by this dispatch's label,
+        so nothing made in a half-finished step is missed. Never raises: a
+        release that cannot be confirmed is kept in `cleanup_errors`."""
+        for machine in list(self.created.values()):
+            self._attempt_release(machine)
+        try:
+            self._settle(adopt=False)
+        except DispatchError as exc:
+            self.cleanup_errors.append(str(exc))
+        if not (thorough and self.started):
+            return
+        keep = self.selection.key if self.selection else None
+        for name in list(self.backends.built):
+            try:
+                found = self.backends[name].find(self.ctx.workload.dispatch_id)
+            except DispatchError as exc:
+                self.cleanup_errors.append(str(exc))
+                continue
+            for machine in found:
+                if machine.key != keep:
+                    self._attempt_release(machine)
+
+    def _attempt_release(self, machine: Machine) -> None:
+        try:
+            self._release(machine)
+        except DispatchError as exc:
+            self.cleanup_errors.append(str(exc))
+
+
+def run_checks(backends: Backends, names: list[str], regions: list[str]) -> list[Check]:
+    """Check each backend concurrently; a backend that cannot even be built
+    (no GCP project) is a failed check, not a crash."""
+
+    def one(name: str) -> Check:
+        try:
+            return backends[name].check(regions)
+        except DispatchError as exc:
+            return Check(name, False, str(exc).removeprefix(f"{name.upper()}: "))
+
+    with ThreadPoolExecutor(max_workers=max(1, len(names))) as pool:
+        return list(pool.map(one, names))
+
+
+def _target(machine: Machine) -> dict[str, Any]:
+    return {k: v for k, v in machine.details.items() if v is not None}

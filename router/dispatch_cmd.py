@@ -1,64 +1,205 @@
-"""`backend-router dispatch`: validate input, then walk the ladder."""
+"""`backend-router dispatch`: validate input, take the lease, walk the ladder,
+and clean up whatever happens.
+
+Fail closed: a ledger, events-file or config error is exit 2 with one line
+on stderr and an `epm:backend-error` event, never exit 1 (which means every
+rung missed) and never a traceback. SIGINT / SIGTERM stop the walk at its
+next safe point, release every unselected machine, emit
+`epm:backend-cancelled` and exit 130 / 143; a second one stops at once and
+prints what may still be live and the command that cleans it up."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
+import signal
 import sys
 import uuid
+from typing import Any
 
-from router import config as ladder_config
+from router import redact
+from router.backends import Endpoints
 from router.backends.base import DispatchError, Workload
-from router.dispatch import DISPATCH_ID, Dispatcher, Options
-from router.events import EventLog
-from router.planner import validate
+from router.console import Console, describe
+from router.dispatch import DISPATCH_ID, Cancelled, Dispatcher, Options
+from router.events import EventLog, EventsFileError
+
+EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+class DispatchFailed(Exception):
+    """Exit 2 after the error was reported (line and event)."""
 
 
 def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
+    dispatch_id = args.dispatch_id or uuid.uuid4().hex[:12]
+    human = sys.stdout.isatty() and not args.json
+    console = Console(human)
+    fallback = EventLog(dispatch_id, None, stdout=False if human else None)
+    try:
+        prepared = _prepare(args, command, dispatch_id, human)
+    except EventsFileError as exc:
+        return _fail(fallback, f"cannot use --events file {exc}")
+    except DispatchFailed:
+        return 2
+    except Exception as exc:
+        from router.cli import input_errors
+
+        if isinstance(exc, input_errors()):
+            return _fail(fallback, str(exc))
+        raise
+    events, dispatcher_args = prepared
+    try:
+        return _run(args, events, console, *dispatcher_args)
+    finally:
+        events.close()
+
+
+def _fail(events: EventLog, message: str) -> int:
+    message = redact.clip(message, 1000)
+    events.emit("epm:backend-error", message=message)
+    print(f"backend-router: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _prepare(args: argparse.Namespace, command: list[str], dispatch_id: str,
+             human: bool) -> tuple[EventLog, tuple[Any, ...]]:
+    from router import config as ladder_config
     from router.cliutil import UsageError
     from router.plan_source import resolve
+    from router.planner import validate
 
-    cfg = ladder_config.load(args.ladder)
-    source = resolve(args, cfg, command)
-    request = source.request
-    if not command and source.launch is None:
-        raise UsageError("dispatch needs a command after '--' (or --plan with a launch)")
-    validate(request, cfg)
     if args.dispatch_id is not None and not DISPATCH_ID.fullmatch(args.dispatch_id):
         raise UsageError(f"invalid --dispatch-id {args.dispatch_id!r}: 1-20 characters of "
                          "a-z, 0-9 and '-', starting with a letter or digit")
-    dispatch_id = args.dispatch_id or uuid.uuid4().hex[:12]
+    cfg = ladder_config.load(args.ladder)
+    source = resolve(args, cfg, command)
+    request = source.request
+    validate(request, cfg)
     if source.launch is not None:
         text = source.launch
+    elif not command:
+        raise UsageError("dispatch needs a command after '--' (or --plan with a launch)")
     else:
         text = command[0] if len(command) == 1 else shlex.join(command)
+    if not text.strip():
+        raise UsageError("the launch command is empty: a machine would run nothing")
+    skip = frozenset(args.skip_backend or ())
     sharded = source.phase is not None and source.phase.shardable_axis is not None
     workload = Workload(dispatch_id=dispatch_id, command=text, sharded=sharded)
     selected_extra = {"phase": source.phase.name, "plan": source.plan_path} \
         if source.phase is not None else {}
-    try:
-        events = EventLog(dispatch_id, args.events)
-    except OSError as exc:
-        raise UsageError(f"cannot open --events file: {exc.strerror}") from None
-    options = Options(
+    events = EventLog(dispatch_id, args.events, stdout=False if human else None)
+    where = Endpoints(
         gcp_project=args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
         or os.environ.get("CLOUDSDK_CORE_PROJECT"),
         gcp_endpoint=args.gcp_endpoint, runpod_endpoint=args.runpod_endpoint,
-        rerun=args.dispatch_id is not None,
-        slurm_output_dir=args.slurm_output)
+        slurm_output_dir=args.slurm_output, skip=skip)
+    options = Options(where=where, rerun=args.dispatch_id is not None)
+    return events, (request, cfg, workload, options, selected_extra)
+
+
+def _run(args: argparse.Namespace, events: EventLog, console: Console, request: Any,
+         cfg: Any, workload: Workload, options: Options, selected_extra: dict) -> int:
+    from router.lease import LeaseKeeper
+    from router.ledger import LeaseHeld, Ledger, LedgerError
+
+    released: list[dict[str, Any]] = []
+    events.listeners.append(lambda r: released.append(r)
+                            if r["event"] == "epm:backend-released" else None)
     try:
-        dispatcher = Dispatcher(request, cfg, workload, events, options,
-                                selected_extra=selected_extra)
-        code = dispatcher.walk()
+        ledger = Ledger(cfg.ledger_path)
+    except LedgerError as exc:
+        return _fail(events, str(exc))
+    dispatcher = Dispatcher(request, cfg, workload, events, options, console,
+                            selected_extra=selected_extra, ledger=ledger)
+    keeper = LeaseKeeper(ledger, workload.dispatch_id, on_lost=lambda: dispatcher.cancel(0))
+    previous = _install_signals(dispatcher, console, options, args)
+    try:
+        try:
+            keeper.acquire(args.wait_lease, dispatcher.ctx.stop, console.announce)
+        except LeaseHeld as exc:
+            return _fail(events, str(exc))
+        if dispatcher.signum is not None:
+            raise Cancelled(dispatcher.signum)
+        code = dispatcher.run()
+        if dispatcher.cleanup_errors:
+            return 2  # a machine may outlive us: never report plain success
         if code == 0 and args.follow:
             from router.follow import follow
 
             follow(dispatcher, args.follow_interval)
+        if dispatcher.selected_event is not None:
+            console.close(console.selected(dispatcher.selected_event))
+        elif code == 1:
+            console.close(console.exhausted())
         return code
-    except DispatchError as exc:
-        events.emit("epm:backend-error", message=str(exc)[:500])
-        print(f"backend-router: error: {exc}", file=sys.stderr)
-        return 2
+    except Cancelled as stop:
+        if keeper.lost:
+            return _fail(events, "another dispatcher took over the lease on dispatch id "
+                                 f"{workload.dispatch_id!r}: stopped, unselected machines "
+                                 "released")
+        name = signal.Signals(stop.signum).name
+        events.emit("epm:backend-cancelled", signal=name, released=len(released),
+                    selected=bool(dispatcher.selection), complete=True)
+        console.close(f"cancelled by {name} after {console.attempts} attempts; released "
+                      f"{len(released)} machine(s)"
+                      + (f"; kept the selection {describe(dispatcher.selected_event or {})}"
+                         if dispatcher.selection else ""))
+        return EXIT_SIGNAL.get(signal.Signals(stop.signum), 130)
+    except (DispatchError, LedgerError) as exc:
+        return _fail(events, str(exc))
     finally:
-        events.close()
+        for problem in dispatcher.cleanup_errors:
+            _fail(events, f"cleanup: {problem}")
+        keeper.release()
+        ledger.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _install_signals(dispatcher: Dispatcher, console: Console, options: Options,
+                     args: argparse.Namespace) -> dict[int, Any]:
+    def handle(signum: int, _frame: Any) -> None:
+        if dispatcher.signum is None:
+            dispatcher.cancel(signum)
+            console.announce(f"{signal.Signals(signum).name}: stopping; releasing every "
+                             "machine not selected (again to stop at once)")
+            return
+        _hard_stop(dispatcher, signum, options, args)
+
+    previous = {}
+    for signum in EXIT_SIGNAL:
+        # Not the main thread (embedded use): no handler, no change.
+        with contextlib.suppress(ValueError):
+            previous[signum] = signal.signal(signum, handle)
+    return previous
+
+
+def _hard_stop(dispatcher: Dispatcher, signum: int, options: Options,
+               args: argparse.Namespace) -> None:
+    """The second signal: say what may still be live and how to clean it up,
+    then leave now."""
+    live = dispatcher.may_be_live()
+    dispatch_id = dispatcher.ctx.workload.dispatch_id
+    sweep = ["backend-router", "sweep", "--dispatch-id", dispatch_id]
+    for flag, value in (("--ladder", args.ladder), ("--gcp-project", options.where.gcp_project),
+                        ("--gcp-endpoint", options.where.gcp_endpoint),
+                        ("--runpod-endpoint", options.where.runpod_endpoint)):
+        if value:
+            sweep += [flag, value]
+    lines = [f"stopped at once by a second {signal.Signals(signum).name}; "
+             f"{len(live)} machine(s) may still be live:"]
+    lines += [f"  {describe({'backend': m.backend, **m.details, **m.handle})} "
+              f"{m.handle.get('instance', '')}".rstrip() for m in live]
+    lines.append(f"clean up with: {shlex.join(sweep)}")
+    try:
+        dispatcher.events.emit("epm:backend-cancelled", signal=signal.Signals(signum).name,
+                               complete=False, may_be_live=[m.handle for m in live],
+                               sweep=shlex.join(sweep))
+        sys.stderr.write("\n" + "\n".join(lines) + "\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(EXIT_SIGNAL.get(signal.Signals(signum), 130))

@@ -52,6 +52,10 @@ def outcomes(events: list[dict]) -> list[tuple]:
             for e in events if e["event"] == "epm:backend-attempt"]
 
 
+def attempts(events: list[dict]) -> list[dict]:
+    return [e for e in events if e["event"] == "epm:backend-attempt"]
+
+
 def selected(events: list[dict]) -> list[dict]:
     return [e for e in events if e["event"] == "epm:backend-selected"]
 
@@ -143,13 +147,28 @@ def test_slurm_lane_that_cannot_fit_falls_to_runpod_last(emulator_factory,
     assert "rpa_TESTKEY1234567890" not in json.dumps(events)
 
 
-def test_no_sbatch_is_unavailable_and_runpod_exhaustion_exits_1(emulator_factory) -> None:
-    emu = emulator_factory({"gce": {"quotas": quotas()}})
+def test_no_sbatch_fails_the_preflight_before_any_attempt(emulator_factory) -> None:
+    emu = emulator_factory({"gce": {"quotas": quotas()},
+                            "runpod": {"gpus": {"NVIDIA H100 80GB HBM3": 8}}})
     result, events = run_dispatch(emu, "--intent", "eval-70b", "--gpu-count", "4",
                                   "--hours", "1", env=python_only_path())
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "slurm cannot be used: no sbatch on PATH" in result.stderr
+    assert "--skip-backend slurm" in result.stderr
+    assert outcomes(events) == [] and events[-1]["event"] == "epm:backend-error"
+    checks = {e["backend"]: e["usable"] for e in events if e["event"] == "epm:backend-check"}
+    assert checks == {"gcp": True, "slurm": False, "runpod": True}
+    assert emu.state() == {"instances": [], "pods": []}
+
+
+def test_skipped_slurm_and_runpod_exhaustion_exits_1(emulator_factory) -> None:
+    emu = emulator_factory({"gce": {"quotas": quotas()}})
+    result, events = run_dispatch(emu, "--intent", "eval-70b", "--gpu-count", "4",
+                                  "--hours", "1", "--skip-backend", "slurm",
+                                  env=python_only_path())
     assert result.returncode == 1, result.stderr
     tried = outcomes(events)
-    assert ("slurm", "campus-a100", None, None, 2, "unavailable") in tried
+    assert "slurm" not in {t[0] for t in tried}
     assert tried[-1] == ("runpod", "NVIDIA H100 80GB HBM3", None, None, 2, "capacity-miss")
     assert {t[4] for t in tried if t[0] == "gcp"} == {4, 2}
     assert events[-1]["event"] == "epm:backend-exhausted"
@@ -164,11 +183,13 @@ def test_attempt_cap_reached_goes_on_to_the_next_backends(emulator_factory,
     emu = emulator_factory({"gce": {"quotas": quotas()},
                             "runpod": {"gpus": {"NVIDIA A100 80GB PCIe": 2}}})
     first, first_events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "2",
-                                       "--hours", "1", ladder=ladder, env=python_only_path())
+                                       "--hours", "1", "--skip-backend", "slurm",
+                                       ladder=ladder, env=python_only_path())
     assert first.returncode == 0
     assert not any(e.get("outcome") == "cap-reached" for e in first_events)
     second, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "2",
-                                  "--hours", "1", ladder=ladder, env=python_only_path())
+                                  "--hours", "1", "--skip-backend", "slurm", ladder=ladder,
+                                  env=python_only_path())
     assert second.returncode == 0
     gcp = [t for t in outcomes(events) if t[0] == "gcp"]
     assert gcp and all(t[5] == "cap-reached" for t in gcp)
@@ -182,7 +203,8 @@ def test_auth_error_stops_the_walk_with_exit_2(emulator_factory) -> None:
                                   "--hours", "1")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert not any(e.get("backend") in ("slurm", "runpod") for e in events)
+    assert "gcp cannot be used" in result.stderr and "credentials" in result.stderr
+    assert outcomes(events) == []  # the preflight stopped it before the first attempt
     assert events[-1]["event"] == "epm:backend-error"
     assert emu.state() == {"instances": [], "pods": []}
 
@@ -191,9 +213,10 @@ def test_runpod_bad_key_is_an_error(emulator_factory) -> None:
     emu = emulator_factory({"gce": {"quotas": quotas()}, "runpod": {
         "gpus": {"NVIDIA A100 80GB PCIe": 1}, "reject_keys": ["rpa_BADKEY000000"]}})
     result, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "1",
-                                  "--hours", "1", env={**python_only_path(),
-                                                       "RUNPOD_API_KEY": "rpa_BADKEY000000"})
+                                  "--hours", "1", "--skip-backend", "slurm",
+                                  env={**python_only_path(), "RUNPOD_API_KEY": "rpa_BADKEY000000"})
     assert result.returncode == 2 and "rejected the API key" in result.stderr
+    assert outcomes(events) == []  # found before the first GCP rung, not at the last rung
     assert events[-1]["event"] == "epm:backend-error"
     assert "rpa_BADKEY000000" not in result.stdout + result.stderr
 
@@ -207,7 +230,7 @@ def test_a_failing_workload_is_not_a_miss(emulator_factory, tmp_path: Path) -> N
                                   command="exit 3")
     assert result.returncode == 0
     assert selected(events)[0]["backend"] == "slurm"
-    assert not any(e.get("backend") == "runpod" for e in events)
+    assert not any(e["backend"] == "runpod" for e in attempts(events))
     assert emu.state()["pods"] == []
 
 
@@ -253,9 +276,13 @@ def test_unreachable_slurm_controller_is_unavailable(emulator_factory, tmp_path:
                             "runpod": {"gpus": {"NVIDIA A100 80GB PCIe": 1}}})
     result, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "1",
                                   "--hours", "1", env={"SLURM_CONF": str(conf)})
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "slurm cannot be used: controller" in result.stderr and outcomes(events) == []
+    result, events = run_dispatch(emu, "--intent", "capture-7b", "--gpu-count", "1",
+                                  "--hours", "1", "--skip-backend", "slurm",
+                                  env={"SLURM_CONF": str(conf)})
     assert result.returncode == 0, result.stderr
-    slurm = [t for t in outcomes(events) if t[0] == "slurm"]
-    assert slurm == [("slurm", "campus-a100", None, None, 1, "unavailable")]
+    assert "slurm" not in {t[0] for t in outcomes(events)}
     assert selected(events)[0]["backend"] == "runpod"
 
 
@@ -263,9 +290,10 @@ def test_odd_runpod_response_is_a_clear_error(emulator_factory) -> None:
     emu = emulator_factory({"gce": {"quotas": quotas()}})
     argv = ("--intent", "capture-7b", "--gpu-count", "1", "--hours", "1",
             "--runpod-endpoint", f"{emu.url}/not-graphql")
-    result, events = run_dispatch(emu, *argv, env=python_only_path())
+    result, events = run_dispatch(emu, *argv, "--skip-backend", "slurm", env=python_only_path())
     assert result.returncode == 2 and result.stderr.count("\n") == 1
-    assert "unexpected response" in result.stderr and "Traceback" not in result.stderr
+    assert "runpod cannot be used" in result.stderr and "HTTP 404" in result.stderr
+    assert "Traceback" not in result.stderr and outcomes(events) == []
     assert events[-1]["event"] == "epm:backend-error"
 
 
@@ -311,7 +339,7 @@ def test_follow_reports_a_failed_job_and_never_cascades(emulator_factory,
     ended = events[-1]
     assert ended["event"] == "epm:workload-ended" and ended["backend"] == "slurm"
     assert ended["state"] == "failed" and ended["exit_code"] == 3 and ended["cascaded"] is False
-    assert not any(e.get("backend") == "runpod" for e in events)
+    assert not any(e["backend"] == "runpod" for e in attempts(events))
     assert emu.state()["pods"] == []
 
 
@@ -326,7 +354,8 @@ def test_follow_reports_a_preempted_spot_vm_and_never_cascades(emulator_factory)
     argv = [sys.executable, "-m", "router", "dispatch", "--ladder", str(SMALL_LADDER),
             "--intent", "capture-7b", "--gpu-count", "2", "--hours", "1",
             "--gcp-project", "proj", "--gcp-endpoint", emu.url, "--runpod-endpoint", emu.url,
-            "--follow", "--follow-interval", "0.2", "--", "python train.py"]
+            "--follow", "--follow-interval", "0.2", "--skip-backend", "slurm", "--",
+            "python train.py"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **python_only_path(),
                                  "RUNPOD_API_KEY": "rpa_TESTKEY1234567890"})
@@ -376,6 +405,6 @@ def test_slurm_start_past_the_wait_limit_is_a_capacity_miss(emulator_factory,
     finally:
         subprocess.run(["scancel", job], timeout=30, check=False)
     assert result.returncode == 0, result.stderr
-    [slurm] = [e for e in events if e.get("backend") == "slurm"]
+    [slurm] = [e for e in attempts(events) if e["backend"] == "slurm"]
     assert slurm["outcome"] == "capacity-miss" and "wait limit" in slurm["detail"]
     assert selected(events)[0]["backend"] == "runpod"

@@ -98,8 +98,11 @@ def test_names_and_request_ids_are_deterministic_and_valid() -> None:
     assert name == instance_name("abcdefghij0123456789", rung, "asia-southeast1-c")
     assert len(name) <= 63 and name.startswith("wl-") and name == name.lower()
     assert instance_name("x", rung, "us-central1-a") != instance_name("x", rung, "us-central1-b")
-    assert request_id(name, "z", "insert") == request_id(name, "z", "insert")
-    assert request_id(name, "z", "insert") != request_id(name, "z", "delete-0")
+    assert request_id(name, "z", "insert", "a1") == request_id(name, "z", "insert", "a1")
+    assert request_id(name, "z", "insert", "a1") != request_id(name, "z", "delete-0", "a1")
+    # A fresh attempt never reuses an old requestId: a replay could hand back
+    # the DONE operation of an instance that was deleted since.
+    assert request_id(name, "z", "insert", "a1") != request_id(name, "z", "insert", "a2")
 
 
 def test_workload_script_exports_width_and_substitutes_placeholder() -> None:
@@ -109,25 +112,23 @@ def test_workload_script_exports_width_and_substitutes_placeholder() -> None:
 
 
 def test_dispatch_imports_runpod_only_when_reaching_runpod(tmp_path: Path) -> None:
+    """The preflight checks RunPod's key without the 2.4 s SDK import; only a
+    walk that reaches a RunPod rung imports it."""
     code = r"""
 import sys
-from router import config
-from router.backends.base import Workload
-from router.dispatch import Dispatcher, Options
-from router.events import EventLog
+from router.cli import main
 from router.emulator.server import Emulator
 from router.emulator.state import Faults, World
-from router.planner import Request
 world = World({"gce": {"zones": {"us-central1-a": {"a2-ultragpu-1g": {"SPOT": 1}}},
                "quotas": {"us-central1": {"PREEMPTIBLE_NVIDIA_A100_80GB_GPUS": 8}}}}, Faults())
 with Emulator(world) as emu:
-    cfg = config.load(sys.argv[1])
-    d = Dispatcher(Request("capture-7b", 1, 1.0), cfg, Workload("lazy", "true"),
-                   EventLog("lazy", None, stdout=open("/dev/null", "w")),
-                   Options("p", emu.url, emu.url, False))
-    print("CODE", d.walk(), "runpod" in sys.modules)
+    code = main(["dispatch", "--ladder", sys.argv[1], "--intent", "capture-7b",
+                 "--gpu-count", "1", "--hours", "1", "--gcp-project", "p",
+                 "--gcp-endpoint", emu.url, "--runpod-endpoint", emu.url,
+                 "--skip-backend", "slurm", "--", "true"])
+    print("CODE", code, "runpod" in sys.modules)
 """
-    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "RUNPOD_API_KEY": "rpa_LAZY00000000"}
     ladder = str(Path(__file__).parent / "fixtures" / "ladder-small.yaml")
     result = subprocess.run([sys.executable, "-c", code, ladder], capture_output=True,
                             text=True, timeout=120, env=env)

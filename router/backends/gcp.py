@@ -5,9 +5,14 @@ rung costs about one API round trip however many zones are dry. Safety is the
 other point: at most one instance survives a dispatch. Every instance created
 beyond the winner is deleted, and the deletion is confirmed by a 404.
 
-Idempotency: instance names derive from the dispatch id and the rung, every
-insert carries a deterministic requestId, and a rerun of a dispatch id first
-looks for the machines that dispatch already made.
+Idempotency: instance names derive from the dispatch id and the rung, so a
+zone never holds two machines of one dispatch and a rung; retries of one
+insert share a requestId, but every attempt (every run of the process) gets
+a fresh one, because Compute Engine replays a known requestId's old DONE
+operation even after that instance was deleted, which would hand back a
+machine that no longer exists. Every insert is written to the ledger before
+it is sent; one that never answered can still land until
+`operation_timeout_seconds` after it was sent, and dispatch sweeps for it.
 
 The polling trap: `insert(...).result()` polls the real Google endpoint
 whatever `client_options` says, and returns None for an operation that
@@ -26,9 +31,9 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from router.backends.base import DispatchError, RungResult, Workload
+from router import redact
+from router.backends.base import Check, Context, DispatchError, Machine, RungResult
 from router.config import LadderConfig
-from router.events import EventLog
 from router.planner import Rung
 
 CAPACITY_CODES = ("ZONE_RESOURCE_POOL_EXHAUSTED", "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS",
@@ -39,6 +44,10 @@ RATE_CODES = ("RESOURCE_OPERATION_RATE_EXCEEDED", "rateLimitExceeded", "userRate
 MAX_RETRIES = 5
 NAMESPACE = uuid.UUID("6f1c3c5e-7d2a-4f0e-9a55-3b1c2d4e5f60")
 DISPATCH_LABEL = "wl-dispatch"
+
+
+ALIVE_STATUS = {"PROVISIONING": "starting", "STAGING": "starting", "RUNNING": "running"}
+PREEMPTIBLE = ("SPOT", "FLEX_START")
 
 
 @dataclass
@@ -61,8 +70,9 @@ def instance_name(dispatch_id: str, rung: Rung, zone: str) -> str:
     return f"wl-{dispatch_id}-{family}-{rung.width}x-{model}-{digest}"
 
 
-def request_id(name: str, zone: str, action: str) -> str:
-    return str(uuid.uuid5(NAMESPACE, f"{name}/{zone}/{action}"))
+def request_id(name: str, zone: str, action: str, attempt: str) -> str:
+    """Deterministic within one attempt (its retries dedupe), fresh across attempts."""
+    return str(uuid.uuid5(NAMESPACE, f"{name}/{zone}/{action}/{attempt}"))
 
 
 def classify(text: str, status: int | None) -> str:
@@ -132,18 +142,28 @@ class QuotaReader:
 
 
 class GcpBackend:
-    def __init__(self, project: str, endpoint: str | None, config: LadderConfig,
-                 events: EventLog, workload: Workload) -> None:
+    name = "gcp"
+
+    def __init__(self, ctx: Context, project: str, endpoint: str | None) -> None:
+        self.ctx = ctx
+        self.config: LadderConfig = ctx.config
         self.project = project
         self.endpoint = endpoint
-        self.config = config
-        self.events = events
-        self.workload = workload
         self._clients: tuple[Any, Any, Any] | None = None
         self.quotas: QuotaReader | None = None
         self.blocked_regions: dict[tuple[str, str], str] = {}  # (region, metric) -> why
         self.lock = threading.Lock()
         self.sleep = time.sleep
+        self.attempt = uuid.uuid4().hex  # this process's requestId salt
+        self.allowed: bool | None = None  # the per-day cap, claimed on the first rung
+        self.all_blocked = False  # a GPUS_ALL_REGIONS quota: no GCP rung can launch
+        self.unanswered: dict[str, tuple[Machine, float]] = {}  # key -> (machine, lands by)
+        self.zones = list(dict.fromkeys(z for fam in self.config.families.values()
+                                        for z in fam.zones))
+
+    @property
+    def dispatch_id(self) -> str:
+        return self.ctx.workload.dispatch_id
 
     # ---- clients ---------------------------------------------------------------------
 
@@ -158,16 +178,60 @@ class GcpBackend:
                 self._clients = (InstancesClient(**kwargs), ZoneOperationsClient(**kwargs),
                                  RegionsClient(**kwargs))
             except Exception as exc:  # DefaultCredentialsError and friends
-                raise DispatchError(f"GCP credentials: {exc}") from None
+                raise DispatchError(f"GCP credentials: {_short(exc)}") from None
             self.quotas = QuotaReader(self.project, self._clients[2],
                                       self.config.gcp.request_timeout_seconds)
         return self._clients
 
-    # ---- quotas ------------------------------------------------------------------------
+    def check(self, regions: list[str] | None = None) -> Check:
+        """Credentials, the project, and quota reads: every region's quotas
+        are read (concurrently), a read the walk needs anyway, so the answers
+        prime the quota cache. A region whose quotas cannot be read is noted:
+        dispatch still works there (the insert finds out), but blind."""
+        regions = list(dict.fromkeys(regions or [region_of(z) for z in self.zones]))
+        if not regions:
+            return Check("gcp", True, f"project {self.project}: no GCP rungs", {})
+        try:
+            _, _, client = self.clients()
+        except DispatchError as exc:
+            return Check("gcp", False, str(exc), {"credentials": str(exc)})
+
+        def read(region: str) -> tuple[str, Any]:
+            try:
+                return region, client.get(project=self.project, region=region,
+                                          timeout=self.config.gcp.request_timeout_seconds)
+            except Exception as exc:
+                return region, exc
+
+        with ThreadPoolExecutor(max_workers=min(8, len(regions))) as pool:
+            answers = list(pool.map(read, regions))
+        unreadable: dict[str, str] = {}
+        assert self.quotas is not None
+        for region, info in answers:
+            if isinstance(info, Exception):
+                unreadable[region] = _short(info)
+                continue
+            with self.quotas.lock:
+                self.quotas.regions[region] = {q.metric: (q.limit, q.usage)
+                                               for q in info.quotas}
+        if len(unreadable) == len(regions):
+            exc = next(info for _, info in answers)
+            status = getattr(exc, "code", None)
+            what = "credentials" if status in (401, 403) else "project" \
+                if status == 404 else "endpoint"
+            why = unreadable[regions[0]]
+            return Check("gcp", False, f"project {self.project}: {why}", {what: why})
+        checks = {"credentials": "ok", "project": "ok",
+                  "quotas": "ok" if not unreadable else
+                  "unreadable in " + ", ".join(sorted(unreadable))}
+        detail = f"project {self.project}, quotas read in {len(regions) - len(unreadable)} " \
+                 f"of {len(regions)} regions"
+        return Check("gcp", True, detail, checks)
 
     def quota(self, region: str, metric: str) -> tuple[float, float] | None:
         """(limit, usage) for metric in region, read once per dispatch."""
         self.clients()
+        assert self.quotas is not None
         return self.quotas.get(region, metric)
 
     # ---- instances ---------------------------------------------------------------------
@@ -188,7 +252,7 @@ class GcpBackend:
             scheduling.max_run_duration = t.Duration(seconds=int(hours * 3600))
             scheduling.instance_termination_action = "DELETE"
             reservation = t.ReservationAffinity(consume_reservation_type="NO_RESERVATION")
-        script = self.workload.script_at(rung.width, visible_devices=True)
+        script = self.ctx.workload.script_at(rung.width, visible_devices=True)
         instance = t.Instance(
             name=name,
             machine_type=f"zones/{zone}/machineTypes/{rung.machine_type}",
@@ -199,11 +263,30 @@ class GcpBackend:
             network_interfaces=[t.NetworkInterface(network=gcp.network)],
             metadata=t.Metadata(items=[t.Items(key="startup-script", value=script),
                                        t.Items(key="wl-width", value=str(rung.width))]),
-            labels={DISPATCH_LABEL: self.workload.dispatch_id, "wl-width": str(rung.width)},
+            labels={DISPATCH_LABEL: self.dispatch_id, "wl-width": str(rung.width)},
         )
         if reservation is not None:
             instance.reservation_affinity = reservation
         return instance
+
+    def _machine(self, zone: str, name: str, rung: Rung | None = None,
+                 inst: Any = None) -> Machine:
+        if inst is not None:
+            labels = dict(inst.labels)
+            model = inst.scheduling.provisioning_model
+            width = labels.get("wl-width", "")
+            details = {"machine_type": inst.machine_type.rsplit("/", 1)[-1],
+                       "provisioning": getattr(model, "name", model) or None, "zone": zone}
+            created = _epoch(getattr(inst, "creation_timestamp", ""))
+            return Machine("gcp", f"{zone}/{name}", {"instance": name, "zone": zone,
+                                                     "project": self.project},
+                           int(width) if width.isdigit() else None, details, created,
+                           labels.get(DISPATCH_LABEL))
+        assert rung is not None
+        return Machine("gcp", f"{zone}/{name}",
+                       {"instance": name, "zone": zone, "project": self.project}, rung.width,
+                       {"machine_type": rung.machine_type, "provisioning": rung.provisioning,
+                        "zone": zone}, time.time(), self.dispatch_id)
 
     def _classify_exception(self, exc: BaseException) -> str:
         status = getattr(exc, "code", None)
@@ -219,13 +302,21 @@ class GcpBackend:
         from google.cloud.compute_v1 import types as t
 
         instances, operations, _ = self.clients()
-        name = instance_name(self.workload.dispatch_id, rung, zone)
+        name = instance_name(self.dispatch_id, rung, zone)
+        machine = self._machine(zone, name, rung)
         request = t.InsertInstanceRequest(project=self.project, zone=zone,
                                           instance_resource=self._instance(rung, zone, name),
-                                          request_id=request_id(name, zone, "insert"))
+                                          request_id=request_id(name, zone, "insert",
+                                                                self.attempt))
         timeout = self.config.gcp.request_timeout_seconds
+        window = self.config.gcp.operation_timeout_seconds
+        # Written before it is sent: whoever looks next knows it may land, up
+        # to the operation window after the last retry the budget allows.
+        budget = (MAX_RETRIES + 1) * (timeout + 2.0)
+        self.ctx.record(machine, "sent", time.time() + budget + window)
         op = None
         for attempt in range(MAX_RETRIES + 1):
+            sent = time.time()
             try:
                 op = instances.insert(request=request, timeout=timeout)
                 break
@@ -233,69 +324,83 @@ class GcpBackend:
                 kind = self._classify_exception(exc)
                 status = getattr(exc, "code", None)
                 if status == 409 or "alreadyExists" in str(exc):
-                    return self._adopt(zone, name)
-                if kind in ("rate", "transient") and attempt < MAX_RETRIES:
+                    return self._adopt(machine)
+                if kind in ("rate", "transient") and attempt < MAX_RETRIES \
+                        and not self.ctx.stop.is_set():
                     self.sleep(min(0.1 * 2 ** attempt, 2.0))
                     continue
                 if kind in ("rate", "transient"):
-                    # Retries exhausted: the insert may still have landed; if not,
-                    # the zone could not give us a machine now, which is a miss.
-                    return self._settle_unknown(zone, name, _short(exc))
-                return self._zone_outcome(zone, name, kind, _short(exc))
-        return self._wait(operations, zone, name, op.name, timeout)
+                    # No answer: the insert may still land; if not, the zone
+                    # could not give us a machine now, which is a miss.
+                    return self._settle_unknown(machine, sent + window, _short(exc))
+                return self._missed(machine, kind, _short(exc))
+        return self._wait(operations, machine, op.name, timeout)
 
-    def _wait(self, operations: Any, zone: str, name: str, op_name: str,
+    def _wait(self, operations: Any, machine: Machine, op_name: str,
               timeout: float) -> ZoneOutcome:
+        zone = machine.handle["zone"]
         deadline = time.monotonic() + self.config.gcp.operation_timeout_seconds
+        lands_by = time.time() + self.config.gcp.operation_timeout_seconds
         failures = 0
         while True:
+            if self.ctx.stop.is_set():
+                return self._settle_unknown(machine, lands_by, "stopped waiting (cancelled)")
             try:
                 op = operations.wait(project=self.project, zone=zone, operation=op_name,
                                      timeout=timeout)
             except Exception as exc:
                 failures += 1
                 if failures > MAX_RETRIES or self._classify_exception(exc) == "error":
-                    return self._settle_unknown(zone, name, _short(exc))
+                    return self._settle_unknown(machine, lands_by, _short(exc))
                 self.sleep(min(0.1 * 2 ** failures, 2.0))
                 continue
             if _status(op) == "DONE":
                 errors = list(op.error.errors) if op.error else []
                 if not errors:
-                    return ZoneOutcome(zone, "launched", name)
+                    self.ctx.record(machine, "created")
+                    return ZoneOutcome(zone, "launched", machine.handle["instance"])
                 text = " ".join(f"{e.code} {e.message}" for e in errors)
                 kind = classify(text, op.http_error_status_code or None)
                 if kind in ("rate", "transient"):
                     kind = "capacity"  # a failed create that is not an error of ours
-                return self._zone_outcome(zone, name, kind, text)
+                return self._missed(machine, kind, text)
             if time.monotonic() > deadline:
-                return self._settle_unknown(zone, name, "operation did not finish in time")
+                return self._settle_unknown(machine, lands_by, "operation did not finish in time")
 
-    def _zone_outcome(self, zone: str, name: str, kind: str, detail: str) -> ZoneOutcome:
+    def _missed(self, machine: Machine, kind: str, detail: str) -> ZoneOutcome:
+        """A definite answer that no machine was made."""
+        self.ctx.record(machine, "missed")
+        zone, name = machine.handle["zone"], machine.handle["instance"]
         if kind == "capacity":
             return ZoneOutcome(zone, "capacity-miss", name, detail)
         if kind in ("quota", "quota-all"):
             return ZoneOutcome(zone, "quota-miss", name, detail, all_regions=kind == "quota-all")
         return ZoneOutcome(zone, "error", name, detail)
 
-    def _settle_unknown(self, zone: str, name: str, detail: str) -> ZoneOutcome:
+    def _settle_unknown(self, machine: Machine, lands_by: float, detail: str) -> ZoneOutcome:
         """We could not learn what happened: look. If the machine exists, it is
-        ours to keep or delete; if not, the zone missed."""
-        found = self._get(zone, name)
-        if found is not None:
+        ours to keep or delete; if not, the zone missed for now, and the insert
+        stays unanswered until it can no longer land."""
+        zone, name = machine.handle["zone"], machine.handle["instance"]
+        if self._get(zone, name) is not None:
+            self.ctx.record(machine, "created")
             return ZoneOutcome(zone, "launched", name)
+        with self.lock:
+            self.unanswered[machine.key] = (machine, lands_by)
+        self.ctx.record(machine, "sent", lands_by)
         return ZoneOutcome(zone, "capacity-miss", name, f"no answer: {detail}")
 
-    def _adopt(self, zone: str, name: str) -> ZoneOutcome:
+    def _adopt(self, machine: Machine) -> ZoneOutcome:
+        zone, name = machine.handle["zone"], machine.handle["instance"]
         found = self._get(zone, name)
-        if found is not None and found.labels.get(DISPATCH_LABEL) == self.workload.dispatch_id:
+        if found is not None and found.labels.get(DISPATCH_LABEL) == self.dispatch_id:
+            self.ctx.record(machine, "created")
             return ZoneOutcome(zone, "launched", name, "already running (rerun)")
+        self.ctx.record(machine, "missed")
         return ZoneOutcome(zone, "error", name, f"instance {name} exists and is not ours")
 
-    def get_instance(self, zone: str, name: str) -> Any | None:
-        """The instance, or None once it no longer exists."""
-        return self._get(zone, name)
-
     def _get(self, zone: str, name: str) -> Any | None:
+        """The instance, or None once it no longer exists."""
         instances, _, _ = self.clients()
         for attempt in range(MAX_RETRIES + 1):
             try:
@@ -309,60 +414,127 @@ class GcpBackend:
                 self.sleep(min(0.1 * 2 ** attempt, 2.0))
         return None
 
-    def delete_confirmed(self, zone: str, name: str) -> None:
+    def state(self, machine: Machine) -> tuple[str, dict[str, Any]]:
+        inst = self._get(machine.handle["zone"], machine.handle["instance"])
+        if inst is None:
+            # A SPOT or FLEX_START VM is deleted when reclaimed (termination action DELETE).
+            reclaimed = machine.details.get("provisioning") in PREEMPTIBLE
+            return ("preempted" if reclaimed else "gone"), {}
+        status = getattr(inst.status, "name", None) or str(inst.status)
+        if status in ALIVE_STATUS:
+            return ALIVE_STATUS[status], {"status": status}
+        return "stopped", {"status": status}
+
+    def release(self, machine: Machine) -> None:
         """Delete and confirm by a 404; never returns while the machine may live."""
         from google.cloud.compute_v1 import types as t
 
         instances, operations, _ = self.clients()
+        zone, name = machine.handle["zone"], machine.handle["instance"]
         timeout = self.config.gcp.request_timeout_seconds
         deadline = time.monotonic() + self.config.gcp.operation_timeout_seconds
-        attempt = 0
+        tries = 0
         while time.monotonic() < deadline:
             try:
                 op = instances.delete(request=t.DeleteInstanceRequest(
                     project=self.project, zone=zone, instance=name,
-                    request_id=request_id(name, zone, f"delete-{attempt}")), timeout=timeout)
+                    request_id=request_id(name, zone, f"delete-{tries}", self.attempt)),
+                    timeout=timeout)
                 operations.wait(project=self.project, zone=zone, operation=op.name,
                                 timeout=timeout)
             except Exception as exc:
                 if getattr(exc, "code", None) != 404:
-                    attempt += 1
-                    self.sleep(min(0.1 * 2 ** attempt, 2.0))
+                    tries += 1
+                    self.sleep(min(0.1 * 2 ** tries, 2.0))
             if self._get(zone, name) is None:
-                self.events.emit("epm:backend-released", backend="gcp", zone=zone,
-                                 instance=name, confirmed=True)
+                self.ctx.record(machine, "released")
+                self.ctx.events.emit("epm:backend-released", backend="gcp", zone=zone,
+                                     instance=name, confirmed=True)
                 return
-            attempt += 1
-        raise DispatchError(f"could not confirm deletion of {zone}/{name}; delete it by hand")
+            tries += 1
+        raise DispatchError(f"could not confirm deletion of {zone}/{name}; run "
+                            f"`backend-router sweep --dispatch-id {machine.dispatch_id}`")
 
-    # ---- a rung ------------------------------------------------------------------------
+    def pending(self) -> list[tuple[Machine, float]]:
+        with self.lock:
+            return list(self.unanswered.values())
 
-    def find_existing(self, zones: list[str]) -> list[tuple[str, Any]]:
-        """Machines an earlier run of this dispatch id made (a rerun after a crash)."""
+    def watch(self, machine: Machine, lands_by: float) -> None:
+        with self.lock:
+            self.unanswered[machine.key] = (machine, lands_by)
+
+    def settle(self, machine: Machine) -> Machine | None:
+        """Look again at an unanswered insert: the machine if it landed; None
+        (and forget it) once it can no longer land."""
+        zone, name = machine.handle["zone"], machine.handle["instance"]
+        inst = self._get(zone, name)
+        if inst is not None:
+            with self.lock:
+                self.unanswered.pop(machine.key, None)
+            self.ctx.record(machine, "created")
+            return machine
+        with self.lock:
+            entry = self.unanswered.get(machine.key)
+            if entry is not None and entry[1] < time.time():
+                del self.unanswered[machine.key]
+                self.ctx.record(machine, "missed")
+        return None
+
+    # ---- finding what a dispatch has -------------------------------------------------------
+
+    def find(self, dispatch_id: str | None = None) -> list[Machine]:
+        """Every instance labelled for dispatch_id (None: for any dispatch) in
+        every zone the ladder config names."""
+        from google.cloud.compute_v1 import types as t
+
         instances, _, _ = self.clients()
-        found: list[tuple[str, Any]] = []
 
-        def list_zone(zone: str) -> list[tuple[str, Any]]:
+        def list_zone(zone: str) -> list[Machine]:
+            flt = f'labels.{DISPATCH_LABEL}="{dispatch_id}"' if dispatch_id else ""
             try:
-                from google.cloud.compute_v1 import types as t
-
                 pager = instances.list(request=t.ListInstancesRequest(
-                    project=self.project, zone=zone,
-                    filter=f'labels.{DISPATCH_LABEL}="{self.workload.dispatch_id}"'),
+                    project=self.project, zone=zone, filter=flt),
                     timeout=self.config.gcp.request_timeout_seconds)
-                return [(zone, i) for i in pager
-                        if i.labels.get(DISPATCH_LABEL) == self.workload.dispatch_id]
+                items = list(pager)
             except Exception as exc:
-                if self._classify_exception(exc) == "error":
-                    raise DispatchError(f"GCP list {zone}: {_short(exc)}") from None
-                return []
+                raise DispatchError(f"GCP list {zone}: {_short(exc)}") from None
+            return [self._machine(zone, i.name, inst=i) for i in items
+                    if (i.labels.get(DISPATCH_LABEL) == dispatch_id if dispatch_id
+                        else DISPATCH_LABEL in i.labels)]
 
-        with ThreadPoolExecutor(max_workers=min(16, max(1, len(zones)))) as pool:
-            for result in pool.map(list_zone, zones):
+        found: list[Machine] = []
+        with ThreadPoolExecutor(max_workers=min(16, max(1, len(self.zones)))) as pool:
+            for result in pool.map(list_zone, self.zones):
                 found.extend(result)
         return found
 
+    # ---- a rung ------------------------------------------------------------------------
+
+    def _skip(self, rung: Rung, outcome: str, detail: str) -> RungResult:
+        self.ctx.events.emit("epm:backend-attempt", backend="gcp",
+                             machine_type=rung.machine_type, provisioning=rung.provisioning,
+                             zone=None, width=rung.width, outcome=outcome, detail=detail)
+        return RungResult(outcome, detail=detail)
+
+    def _allowed_today(self) -> bool:
+        """The per-day attempt cap: one claim per dispatch, in the ledger."""
+        if self.allowed is None:
+            ledger = self.ctx.ledger
+            self.allowed = True if ledger is None else ledger.claim(
+                self.dispatch_id, self.config.gcp_attempt_cap_per_day)[0]
+        return self.allowed
+
     def try_rung(self, rung: Rung) -> RungResult:
+        if self.all_blocked:
+            return self._skip(rung, "quota-miss", "GPUS_ALL_REGIONS quota exhausted")
+        if not self._allowed_today():
+            return self._skip(rung, "cap-reached",
+                              f"{self.config.gcp_attempt_cap_per_day} GCP dispatches today")
+        result = self._try_zones(rung)
+        self.all_blocked = self.all_blocked or result.all_gcp_blocked
+        return result
+
+    def _try_zones(self, rung: Rung) -> RungResult:
         metric = rung.quota_metric or ""
         zones: list[str] = []
         for region in dict.fromkeys(region_of(z) for z in rung.zones):
@@ -371,10 +543,11 @@ class GcpBackend:
             quota = self.quota(region, metric)
             if quota is not None and quota[0] - quota[1] < rung.width:
                 limit, usage = quota
-                self.events.emit("epm:backend-attempt", backend="gcp",
-                                 machine_type=rung.machine_type, provisioning=rung.provisioning,
-                                 zone=None, region=region, width=rung.width,
-                                 outcome="quota-miss", metric=metric, limit=limit, usage=usage)
+                self.ctx.events.emit("epm:backend-attempt", backend="gcp",
+                                     machine_type=rung.machine_type,
+                                     provisioning=rung.provisioning, zone=None, region=region,
+                                     width=rung.width, outcome="quota-miss", metric=metric,
+                                     limit=limit, usage=usage)
                 continue
             zones.extend(z for z in rung.zones if region_of(z) == region)
         if not zones:
@@ -388,13 +561,14 @@ class GcpBackend:
             for future in as_completed(futures):
                 try:
                     result = future.result()
-                except DispatchError as exc:
-                    result = ZoneOutcome(futures[future], "error", "", str(exc))
-                self.events.emit("epm:backend-attempt", backend="gcp",
-                                 machine_type=rung.machine_type,
-                                 provisioning=rung.provisioning, zone=result.zone,
-                                 width=rung.width, outcome=result.outcome,
-                                 **({"detail": result.detail[:300]} if result.detail else {}))
+                except Exception as exc:  # every future is collected: none is forgotten
+                    result = ZoneOutcome(futures[future], "error", "", redact.clip(exc))
+                self.ctx.events.emit("epm:backend-attempt", backend="gcp",
+                                     machine_type=rung.machine_type,
+                                     provisioning=rung.provisioning, zone=result.zone,
+                                     width=rung.width, outcome=result.outcome,
+                                     **({"detail": redact.clip(result.detail)}
+                                        if result.detail else {}))
                 if result.outcome == "launched":
                     if winner is None and fatal is None:
                         winner = result
@@ -410,16 +584,26 @@ class GcpBackend:
             losers.append(winner)
             winner = None
         for loser in losers:
-            self.delete_confirmed(loser.zone, loser.name)
+            self.release(self._machine(loser.zone, loser.name, rung))
         if fatal is not None:
             raise DispatchError(f"GCP {rung.machine_type} {rung.provisioning} in {fatal.zone}: "
                                 f"{fatal.detail}")
         if winner is not None:
             return RungResult("launched", zone=winner.zone,
-                              handle={"instance": winner.name, "project": self.project})
+                              handle={"instance": winner.name, "project": self.project},
+                              machine=self._machine(winner.zone, winner.name, rung))
         outcome = "quota-miss" if all_regions or all(
             (region_of(z), metric) in self.blocked_regions for z in zones) else "capacity-miss"
         return RungResult(outcome, all_gcp_blocked=all_regions)
+
+
+def _epoch(stamp: str) -> float | None:
+    import datetime as dt
+
+    try:
+        return dt.datetime.fromisoformat(stamp).timestamp() if stamp else None
+    except ValueError:
+        return None
 
 
 def _status(op: Any) -> str:
@@ -428,8 +612,7 @@ def _status(op: Any) -> str:
 
 
 def _short(exc: BaseException) -> str:
-    text = str(exc).replace("\n", " ")
-    return text[:300]
+    return redact.clip(exc)
 
 
 def _is_google(exc: BaseException) -> bool:
