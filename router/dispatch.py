@@ -237,8 +237,9 @@ class Dispatcher:
         chose = False
         for machine, _ in self._pending():
             landed = self.backends[machine.backend].settle(machine)
-            if landed is None:
-                continue
+            if landed is None or (self.selection is not None
+                                  and landed.key == self.selection.key):
+                continue  # not landed, or it is the machine a rerun just adopted
             self.created[landed.key] = landed
             if adopt and self.selection is None and self.signum is None \
                     and self._read_back(landed)[0] in ALIVE:

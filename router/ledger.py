@@ -215,8 +215,10 @@ class Ledger:
         now = time.time()
 
         def work(db: sqlite3.Connection) -> None:
-            row = db.execute("SELECT sent, lands_by FROM machines WHERE dispatch_id=? AND "
-                             "backend=? AND key=?", (dispatch_id, backend, key)).fetchone()
+            row = db.execute("SELECT sent, lands_by, state FROM machines WHERE dispatch_id=? "
+                             "AND backend=? AND key=?", (dispatch_id, backend, key)).fetchone()
+            if row and row[2] == "selected" and state in ("created", "missed"):
+                return  # a late look at the selected machine does not demote it
             sent = row[0] if row and state != "sent" else now
             until = lands_by if lands_by is not None else (row[1] if row else now)
             db.execute("INSERT OR REPLACE INTO machines VALUES (?, ?, ?, ?, ?, ?, ?)",

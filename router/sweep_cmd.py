@@ -85,7 +85,8 @@ def run_sweep(args: argparse.Namespace) -> int:
                         backends[name].release(machine)
                     except DispatchError as exc:
                         errors.append(str(exc))
-            _late(records, backends, names, errors)
+            _late(records, backends, names, errors,
+                  set() if args.all else {key for _, key in selections})
         finally:
             for keeper in keepers.values():
                 keeper.release()
@@ -99,7 +100,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     return 2 if errors and args.dispatch_id else 0
 
 
-def _late(records: list, backends: Backends, names: list[str], errors: list[str]) -> None:
+def _late(records: list, backends: Backends, names: list[str], errors: list[str],
+          keep: set[str]) -> None:
     """Inserts that never answered can still land: watch them until they
     cannot, releasing what lands."""
     for dispatch_id, record in records:
@@ -115,7 +117,7 @@ def _late(records: list, backends: Backends, names: list[str], errors: list[str]
         for name, machine in pending:
             try:
                 landed = backends[name].settle(machine)
-                if landed is not None:
+                if landed is not None and landed.key not in keep:
                     backends[name].release(landed)
             except DispatchError as exc:
                 errors.append(str(exc))
