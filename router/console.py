@@ -36,10 +36,13 @@ class Console:
             self.out = sys.stdout
         else:
             self.out = sys.stderr if sys.stderr.isatty() else None
+        # JSON on a terminal (--json) and a progress line on the same screen
+        # would interleave: then only whole lines (waits, the closing line).
+        self.progress = human_stdout or not sys.stdout.isatty()
         self.start = time.monotonic()
         self.attempts = 0
-        self.status = ""
-        self.requested_width: int | None = None
+        self.status = ""  # the progress line on screen now
+        self.current = ""  # the rung it names
 
     @property
     def elapsed(self) -> float:
@@ -72,14 +75,20 @@ class Console:
 
     def rung(self, index: int, total: int, rung: Rung) -> None:
         target = rung.target + (f" {rung.provisioning}" if rung.provisioning else "")
-        self.status = (f"[{self.elapsed:6.1f}s] rung {index}/{total}: {rung.backend} {target} "
-                       f"×{rung.width} · {self.attempts} attempts so far")
+        self.current = f"rung {index}/{total}: {rung.backend} {target} ×{rung.width}"
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self.out is None or not self.current or not self.progress:
+            return
+        self.status = (f"[{self.elapsed:6.1f}s] {self.current} · {self.attempts} attempts "
+                       "so far")
         self._clear()
         self._write(self.status)
 
     def close(self, text: str) -> None:
         self._clear()
-        self.status = ""
+        self.status = self.current = ""
         self._write(text + "\n")
 
     # ---- events --------------------------------------------------------------------------
@@ -88,11 +97,7 @@ class Console:
         event = record.get("event")
         if event == "epm:backend-attempt":
             self.attempts += 1
-            if self.status and self.out is not None:
-                self.status = self.status.rsplit(" · ", 1)[0] + \
-                    f" · {self.attempts} attempts so far"
-                self._clear()
-                self._write(self.status)
+            self._redraw()
         elif event == "epm:backend-released" and self.human:
             self.announce(f"released {describe(record)} {record.get('instance', '')}".rstrip())
         elif event == "epm:backend-check" and not record.get("usable"):

@@ -99,14 +99,26 @@ class Dispatcher:
             raise Cancelled(self.signum)
 
     def may_be_live(self) -> list[Machine]:
-        """What a hard stop would leave behind: made and not released, plus
-        inserts still unanswered."""
-        out = list(self.created.values())
+        """What a hard stop would leave behind: the ledger's machines of this
+        dispatch that were sent, made or selected and not released (requests
+        still in flight included), else what this process knows of."""
+        known = {m.key: m for m in self.created.values()}
         if self.selection is not None:
-            out.append(self.selection)
-        for name in self.backends.built:
-            out.extend(m for m, _ in self.backends[name].pending())
-        return out
+            known[self.selection.key] = self.selection
+        for name in list(self.backends.built):
+            known.update((m.key, m) for m, _ in self.backends[name].pending())
+        if self.ctx.ledger is not None:
+            from router.ledger import LedgerError
+
+            try:
+                records = self.ctx.ledger.machines(self.ctx.workload.dispatch_id)
+            except LedgerError:
+                records = []
+            for _, record in records:
+                if record.state in ("sent", "created", "selected"):
+                    known.setdefault(record.key, Machine(record.backend, record.key,
+                                                         record.handle))
+        return list(known.values())
 
     # ---- 1. preflight --------------------------------------------------------------------
 

@@ -190,6 +190,8 @@ def _hard_stop(dispatcher: Dispatcher, signum: int, options: Options,
                         ("--runpod-endpoint", options.where.runpod_endpoint)):
         if value:
             sweep += [flag, value]
+    for name in sorted(options.where.skip):
+        sweep += ["--skip-backend", name]
     lines = [f"stopped at once by a second {signal.Signals(signum).name}; "
              f"{len(live)} machine(s) may still be live:"]
     lines += [f"  {describe({'backend': m.backend, **m.details, **m.handle})} "

@@ -22,10 +22,11 @@ def _zones(rung: Rung) -> str:
 def _quota_cell(quota: dict[str, Any] | None) -> str:
     if quota is None:
         return "-"
-    if quota["admits"] is None:
-        return "unknown"
-    mark = "ok" if quota["admits"] else "NEVER"
-    return f"{mark} {quota['usage']:g}/{quota['limit']:g}"
+    region = quota.get("region") or "?"
+    if quota["limit"] is None:
+        return f"unknown ({region})"
+    mark = "ok" if quota["admits"] else "NEVER" if quota["admits"] is False else "unknown"
+    return f"{mark} {quota['usage']:g}/{quota['limit']:g} {region}"
 
 
 def render_text(request: Request, rungs: tuple[Rung, ...], cfg: ladder_config.LadderConfig,
@@ -64,8 +65,10 @@ def render_json(request: Request, rungs: tuple[Rung, ...],
 
 
 def check_quotas(rungs: tuple[Rung, ...], project: str, endpoint: str | None,
-                 cfg: ladder_config.LadderConfig) -> dict[int, dict[str, Any]]:
-    """For each GCP rung, the quota of its best region: can the width ever fit?"""
+                 cfg: ladder_config.LadderConfig
+                 ) -> tuple[dict[int, dict[str, Any]], dict[str, str]]:
+    """For each GCP rung, the quota of its best region: can the width ever
+    fit? Also returns the regions whose quotas could not be read, and why."""
     from router.backends.gcp import QuotaReader, region_of, regions_client
 
     reader = QuotaReader(project, regions_client(endpoint), cfg.gcp.request_timeout_seconds)
@@ -75,20 +78,23 @@ def check_quotas(rungs: tuple[Rung, ...], project: str, endpoint: str | None,
             continue
         metric = rung.quota_metric or ""
         best: tuple[float, float] | None = None
-        unknown = False
+        best_region = None
+        unknown: list[str] = []
         for region in dict.fromkeys(region_of(z) for z in rung.zones):
             got = reader.get(region, metric)
             if got is None:
-                unknown = True
+                unknown.append(region)
             elif best is None or got[0] - got[1] > best[0] - best[1]:
-                best = got
+                best, best_region = got, region
         if best is None:
-            marks[id(rung)] = {"metric": metric, "limit": None, "usage": None, "admits": None}
+            marks[id(rung)] = {"metric": metric, "region": ",".join(unknown), "limit": None,
+                               "usage": None, "admits": None}
             continue
         admits = best[0] - best[1] >= rung.width
-        marks[id(rung)] = {"metric": metric, "limit": best[0], "usage": best[1],
+        marks[id(rung)] = {"metric": metric, "region": best_region, "limit": best[0],
+                           "usage": best[1],
                            "admits": True if admits else (None if unknown else False)}
-    return marks
+    return marks, dict(reader.failures)
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -110,9 +116,12 @@ def run_plan(args: argparse.Namespace) -> int:
         if not project:
             raise UsageError("--check-quota needs --gcp-project (or GOOGLE_CLOUD_PROJECT)")
         try:
-            quotas = check_quotas(rungs, project, args.gcp_endpoint, cfg)
+            quotas, unreadable = check_quotas(rungs, project, args.gcp_endpoint, cfg)
         except DispatchError as exc:
             raise UsageError(str(exc)) from None
+        for region, why in sorted(unreadable.items()):
+            print(f"backend-router: warning: could not read GCP quotas in {region} ({why}); "
+                  "its rungs show 'unknown'", file=sys.stderr)
         if args.prune:
             rungs = tuple(r for r in rungs if quotas.get(id(r), {}).get("admits") is not False)
     out = render_json(request, rungs, quotas) if args.format == "json" \

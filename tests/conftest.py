@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 
@@ -9,3 +11,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+# CI sets WL_NO_SKIPS=1 (.ci/run): there, a test that skips because a real part
+# (the SLURM cluster, an SDK) is missing is a failure, never a quiet pass.
+_NO_SKIPS = os.environ.get("WL_NO_SKIPS") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    outcome = yield
+    report = outcome.get_result()
+    if _NO_SKIPS and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped under WL_NO_SKIPS=1 (CI must run every test): {reason}"

@@ -31,11 +31,12 @@ def quotas(limit: int = 64, **overrides: dict[str, int]) -> dict[str, dict[str, 
 class EmulatorProcess:
     """`backend-router emulator` as a user runs it, in its own process."""
 
-    def __init__(self, tmp: Path, capacity: dict) -> None:
+    def __init__(self, tmp: Path, capacity: dict, *flags: str) -> None:
         self.capacity_file = tmp / "capacity.yaml"
         self.capacity_file.write_text(yaml.safe_dump(capacity))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "router", "emulator", "--capacity", str(self.capacity_file)],
+            [sys.executable, "-m", "router", "emulator", "--capacity", str(self.capacity_file),
+             *flags],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline().strip()
         assert line.startswith("listening on http://127.0.0.1:"), (line, self.proc.stderr.read())

@@ -114,7 +114,16 @@ def test_gcp_dry_then_the_real_slurm_lane(emulator_factory, tmp_path: Path) -> N
         command=f"env > {out}; echo shards={{width}} >> {out}")
     assert result.returncode == 0, result.stderr
     tried = outcomes(events)
-    assert [t[0] for t in tried].count("gcp") == len([t for t in tried if t[0] == "gcp"])
+    # Every GCP rung of the plan was tried, all of them before the SLURM lane.
+    from router import config
+    from router.planner import Request, plan
+
+    cfg = config.load(str(SMALL_LADDER))
+    planned = {(r.machine_type, r.provisioning, r.width)
+               for r in plan(Request("capture-7b", 2, 1.0), cfg) if r.backend == "gcp"}
+    assert {(t[1], t[2], t[4]) for t in tried if t[0] == "gcp"} == planned
+    first_slurm = next(i for i, t in enumerate(tried) if t[0] == "slurm")
+    assert all(t[0] == "gcp" for t in tried[:first_slurm])
     assert tried[-1][:2] == ("slurm", "campus-a100") and tried[-1][5] == "launched"
     assert all(t[5] != "launched" for t in tried[:-1]) and "runpod" not in {t[0] for t in tried}
     [sel] = selected(events)

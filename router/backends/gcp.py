@@ -121,6 +121,7 @@ class QuotaReader:
         self.timeout = timeout
         self.lock = threading.Lock()
         self.regions: dict[str, dict[str, tuple[float, float]] | None] = {}
+        self.failures: dict[str, str] = {}  # region -> why its quotas could not be read
 
     def get(self, region: str, metric: str) -> tuple[float, float] | None:
         """(limit, usage); a metric the region does not list admits nothing.
@@ -137,6 +138,7 @@ class QuotaReader:
                         raise DispatchError(f"GCP regions.get {region}: {_short(exc)}") \
                             from None
                     self.regions[region] = None
+                    self.failures[region] = _short(exc)
             table = self.regions[region]
             return None if table is None else table.get(metric, (0.0, 0.0))
 
