@@ -121,6 +121,8 @@ def _run(args: argparse.Namespace, events: EventLog, console: Console, request: 
         try:
             keeper.acquire(args.wait_lease, dispatcher.ctx.stop, console.announce)
         except LeaseHeld as exc:
+            if dispatcher.signum is not None:  # Ctrl-C while waiting for the lease
+                raise Cancelled(dispatcher.signum) from None
             return _fail(events, str(exc))
         if dispatcher.signum is not None:
             raise Cancelled(dispatcher.signum)

@@ -203,11 +203,6 @@ class Ledger:
         self._tx(lambda db: db.execute("DELETE FROM leases WHERE dispatch_id=? AND holder=?",
                                        (dispatch_id, holder)))
 
-    def holds(self, dispatch_id: str, holder: str) -> bool:
-        rows = self._query("SELECT 1 FROM leases WHERE dispatch_id=? AND holder=?",
-                           (dispatch_id, holder))
-        return bool(rows)
-
     # ---- machines ------------------------------------------------------------------------
 
     def record(self, dispatch_id: str, backend: str, key: str, handle: dict[str, Any],

@@ -173,6 +173,30 @@ def test_second_dispatcher_on_one_id_exits_2_naming_the_holder(emulator, tmp_pat
     assert adopted["rerun"] is True and live(emu) == [adopted["instance"]]
 
 
+def test_ctrl_c_while_waiting_for_the_lease_is_a_clean_130(emulator) -> None:
+    emu = emulator({"gce": {"zones": EIGHT_WIDE, "quotas": quotas()}})
+    holder = subprocess.Popen(argv(emu, "--dispatch-id", "wait1", "--follow", "--", "true"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in holder.stdout:
+            if '"epm:backend-selected"' in line:
+                break
+        waiter = subprocess.Popen(argv(emu, "--dispatch-id", "wait1", "--wait-lease", "--",
+                                       "true"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        time.sleep(2.0)
+        waiter.send_signal(signal.SIGINT)
+        out, err = waiter.communicate(timeout=60)
+    finally:
+        holder.kill()
+        holder.communicate(timeout=30)
+    assert waiter.returncode == 130 and "Traceback" not in err, err
+    events = events_of(out)
+    assert events[-1]["event"] == "epm:backend-cancelled"
+    assert not any(e["event"] in ("epm:backend-attempt", "epm:backend-selected")
+                   for e in events)
+
+
 def test_a_killed_holders_lease_is_taken_over_at_once(emulator) -> None:
     emu = emulator({"gce": {"zones": EIGHT_WIDE, "quotas": quotas()}})
     proc = subprocess.Popen(argv(emu, "--dispatch-id", "kill1", "--follow", "--", "true"),
