@@ -659,10 +659,8 @@ class Scenario:
         keep = self.selection
         extra = [m for m in live if key(m) != keep]
         if extra:
-            self.fail(None, f"{settle:.2f}s after the last dispatch ended, machines beyond "
-                            f"the selection {keep}: {show(extra)}")
-        if len(live) > 1:
-            self.fail(None, f"{len(live)} live machines of one dispatch id: {show(live)}")
+            self.fail(None, f"{settle:.2f}s after the last dispatch ended, {len(live)} live "
+                            f"machines, beyond the selection {keep}: {show(extra)}")
         sweep = Run("sweep", ["sweep", "--dispatch-id", self.id, "--ladder", str(self.ladder),
                               "--gcp-project", "proj", "--gcp-endpoint", self.url,
                               "--runpod-endpoint", self.url])

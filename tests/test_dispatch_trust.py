@@ -136,7 +136,10 @@ def test_a_launch_that_dies_before_selection_is_a_miss(emulator) -> None:
     thread.join()
     assert proc.returncode == 0, err
     chosen = selection(events_of(out))
-    assert chosen["instance"] in live(emu) and len(live(emu)) == 1
+    # The 8x machine was reclaimed before it could be selected: the walk moved
+    # on to the only other capacity, the 4x machine, which lives.
+    assert "-4x-" in chosen["instance"], chosen
+    assert live(emu) == [chosen["instance"]]
 
 
 # ---- one live dispatcher per id -----------------------------------------------------------

@@ -84,5 +84,8 @@ PYTHON_PIECES = st.lists(st.sampled_from([
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.text(max_size=300), PYTHON_PIECES.map("".join)))
 def test_arbitrary_python_never_raises(text: str) -> None:
-    for finding in dollar_cap.check("fuzz.py", "cost = 1\n" + text):
-        assert finding.rule in ("dollar-cap", "file-error") and finding.line >= 1
+    source = "cost = 1\n" + text
+    for finding in dollar_cap.check("fuzz.py", source):
+        assert finding.rule in ("dollar-cap", "file-error")
+        # The position names text that exists.
+        assert 1 <= finding.line <= len(source.splitlines()) + 1 and finding.col >= 1
