@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if output:
             print(output)
         for path in linter.fixed:
-            print(f"workflow-lint: fixed generated regions in {path}", file=sys.stderr)
+            print(f"workflow-lint: fixed {path}", file=sys.stderr)
     except BrokenPipeError:
         pass
     return 1 if any(f.severity == "error" for f in findings) else 0

@@ -34,6 +34,8 @@ def _classify(path: Path, ws: Workspace) -> set[str]:
     kinds: set[str] = set()
     if path.suffix == ".py":
         kinds.add("python")
+    elif path.suffix.lower() in (".yaml", ".yml", ".toml", ".json"):
+        kinds.add("config")
     elif path.suffix.lower() in (".md", ".markdown"):
         kinds.add("markdown")
         parts = rel.split("/")
@@ -89,6 +91,10 @@ def collect_workspace(ws: Workspace) -> tuple[list[Target], list[Finding]]:
         rel = ws.rel(path)
         if path.suffix == ".py" and ws.matches(rel, ws.python) and not ws.excluded(rel):
             add(path, "python")
+        elif path.suffix.lower() in (".yaml", ".yml", ".toml", ".json") and \
+                ws.matches(rel, ws.config_files) and not ws.excluded(rel) and \
+                rel != "pyproject.toml":
+            add(path, "config")
     return list(targets.values()), problems
 
 
@@ -166,20 +172,7 @@ class Linter:
 
         fixed = generated.fix(text, self.config, doc.code_lines)
         if fixed != text:
-            import tempfile
-
-
-            directory = target.path.parent
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.path.name}.")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(fixed)
-                os.chmod(tmp, target.path.stat().st_mode & 0o7777)
-                os.replace(tmp, target.path)  # atomic: never a half-written surface
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            self.fixed.append(target.display)
+            self._write(target, fixed)  # atomic: never a half-written surface
         return fixed
 
     def python(self, items: list[tuple[Target, str]]) -> list[Finding]:
@@ -187,7 +180,16 @@ class Linter:
             return []
         candidates = items  # every file gets at least a syntax check
         jobs = [(t.display, text) for t, text in candidates]
-        if len(jobs) >= PARALLEL_MIN_FILES and (os.cpu_count() or 1) > 1:
+        if self.fix:  # in this process: it writes files
+            from lint.rules import dollar_cap
+
+            results = []
+            for target, text in candidates:
+                fixed, remaining = dollar_cap.fix(target.display, text)
+                if fixed != text:
+                    self._write(target, fixed)
+                results.append(remaining)
+        elif len(jobs) >= PARALLEL_MIN_FILES and (os.cpu_count() or 1) > 1:
             from concurrent.futures import ProcessPoolExecutor
 
             with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
@@ -205,8 +207,9 @@ class Linter:
         python_items: list[tuple[Target, str]] = []
         markdown_items: list[tuple[Target, str]] = []
         needs_markdown = any(rule.reads != "python" for rule in self.rules)
+        config_items: list[tuple[Target, str]] = []
         for target in targets:
-            if "python" in target.kinds and "dollar-cap" not in self.selected:
+            if target.kinds & {"python", "config"} and "dollar-cap" not in self.selected:
                 continue
             if "markdown" in target.kinds and not needs_markdown:
                 continue
@@ -217,11 +220,43 @@ class Linter:
             assert text is not None
             if "python" in target.kinds:
                 python_items.append((target, text))
+            elif "config" in target.kinds:
+                config_items.append((target, text))
             else:
                 markdown_items.append((target, text))
         findings += self.markdown_all(markdown_items)
         findings += self.python(python_items)
+        findings += self.config_files(config_items)
         return sorted(findings)
+
+    def config_files(self, items: list[tuple[Target, str]]) -> list[Finding]:
+        from lint import dollar_config
+
+        findings: list[Finding] = []
+        for target, text in items:
+            found = dollar_config.check(target.display, text)
+            if found and self.fix:
+                self._write(target, dollar_config.fix(target.display, text))
+                continue
+            findings += suppress.apply(target.display, found, suppress.python(text),
+                                       self.selected)
+        return findings
+
+    def _write(self, target: Target, text: str) -> None:
+        """Replace a file's text atomically (a crash leaves the old file whole)."""
+        import tempfile
+
+        directory = target.path.parent
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.path.name}.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+            os.chmod(tmp, target.path.stat().st_mode & 0o7777)
+            os.replace(tmp, target.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        self.fixed.append(target.display)
 
     def markdown_all(self, items: list[tuple[Target, str]]) -> list[Finding]:
         """Each Markdown file; across processes when there are many (each worker

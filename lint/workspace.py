@@ -14,10 +14,15 @@ DEFAULT_SURFACES = ("CLAUDE.md", ".claude/agents/planner.md",
 DEFAULT_CRITIC = (".claude/agents/efficiency-critic.md",)
 DEFAULT_PLANS = ("plans/**/*.md", "plans/*.md")
 DEFAULT_PYTHON = ("**/*.py",)
+# Config files the dollar-cap rule reads: under config folders, and config or
+# settings files anywhere in the workspace.
+DEFAULT_CONFIG = tuple(f"{where}.{ext}" for ext in ("yaml", "yml", "toml", "json")
+                       for where in ("**/config/**/*", "**/configs/**/*", "**/conf/**/*",
+                                     "**/settings/**/*", "**/*config*", "**/*settings*"))
 SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist",
              ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
-KEYS = {"ladder", "surfaces", "critic_guidance", "plans", "python", "exclude", "stale_claims",
-        "lexicon", "strict"}
+KEYS = {"ladder", "surfaces", "critic_guidance", "plans", "python", "config_files", "exclude",
+        "stale_claims", "lexicon", "strict"}
 
 
 class WorkspaceError(ValueError):
@@ -32,6 +37,7 @@ class Workspace:
     critic_guidance: tuple[str, ...] = DEFAULT_CRITIC
     plans: tuple[str, ...] = DEFAULT_PLANS
     python: tuple[str, ...] = DEFAULT_PYTHON
+    config_files: tuple[str, ...] = DEFAULT_CONFIG
     exclude: tuple[str, ...] = ()
     stale_claims: Path | None = None
     lexicon: Path | None = None  # extra lexicon entries (synonyms, cues), merged
@@ -84,7 +90,7 @@ def load(root: Path) -> Workspace:
             raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] unknown key {key!r} "
                                  f"(allowed: {', '.join(sorted(KEYS))})")
     ws.configured = set(table)
-    for key in ("surfaces", "critic_guidance", "plans", "python", "exclude"):
+    for key in ("surfaces", "critic_guidance", "plans", "python", "config_files", "exclude"):
         if key in table:
             setattr(ws, key, _strings(table, key, pyproject))
     if "strict" in table:

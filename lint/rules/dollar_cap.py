@@ -19,46 +19,43 @@ import re
 from typing import Any, ClassVar
 
 from lint.findings import Finding
+from lint.money import (
+    MONEY_KEYS,
+    has_money,
+    is_dollar_cap_name,
+    is_limit_name,
+    is_spend_name,
+    words,
+)
 from lint.rule import Context, Example, Rule
 
 NAME = "dollar-cap"
-MONEY_KEYS = ("usd", "dollar", "spend", "spent", "cost", "price", "budget", "cents")
 _MONEY_LOWER = re.compile("|".join(MONEY_KEYS))
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*")
 _GATE_LINE = re.compile(r"^[ \t]*(?:if|elif|while|assert|return)\b[^\n]*[<>][^\n]*", re.M)
-MONEY = {"usd", "dollar", "dollars", "spend", "spending", "spent", "cost", "costs", "price",
-         "prices", "cents", "money", "eur"}
-CAP = {"cap", "caps", "capped", "max", "maximum", "limit", "limits", "ceiling", "budget",
-       "budgets", "allowance", "threshold"}
-NOT_DOLLARS = {"gpu", "gpus", "attempt", "attempts", "retry", "retries", "token", "tokens",
-               "hour", "hours", "quota", "quotas", "time", "timeout", "seconds", "secs", "sec",
-               "minutes", "mins", "memory", "mem", "bytes", "kb", "mb", "gb", "width", "step",
-               "steps", "iter", "iters", "iterations", "request", "requests", "calls", "depth",
-               "nodes", "rate", "workers", "len", "length", "count"}
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _IDENTIFIER_LIKE = re.compile(r"^-{0,2}[A-Za-z][A-Za-z0-9_.-]{2,80}$")
-
-def _tokens(name: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(name)}
-
-
-def is_dollar_cap_name(name: str) -> bool:
-    words = _tokens(name)
-    if words & NOT_DOLLARS:
-        return False
-    money = bool(words & MONEY)
-    cap = bool(words & CAP)
-    if money and cap:
-        return True
-    # "max_budget_per_task": a budget with another cap word is a spend budget.
-    return "budget" in words and bool(words & (CAP - {"budget"}))
+# Calls whose arguments only report a value (logging, printing, telemetry).
+REPORT_CALLS = {"print", "debug", "info", "warning", "warn", "error", "exception", "critical",
+                "log", "emit", "track", "record", "capture_message", "set_tag", "set_tags",
+                "log_metric", "log_metrics", "log_param", "log_params", "set_attribute",
+                "set_attributes", "echo", "secho", "format", "dumps", "add_scalar",
+                "add_scalars", "send_event", "publish", "notify", "display", "render"}
+# Names that hold a report (a telemetry dict, a run name), not a setting.
+REPORT_WORDS = {"metrics", "metric", "telemetry", "stats", "summary", "payload", "event",
+                "events", "tags", "attributes", "report", "log", "logs", "title", "message",
+                "msg", "label", "labels", "details", "properties", "extra", "row", "rows",
+                "record", "records", "usage", "display", "description", "help"}
+FLAG_CALLS = {"add_argument", "add_option", "option", "Option", "argument", "Argument"}
+ENV_CALLS = {"getenv", "get", "environ_get"}
+STOP_CALLS = {"exit", "abort", "stop", "cancel", "terminate", "halt", "kill", "shutdown",
+              "_exit", "fail", "interrupt", "set_exception"}
 
 
 def needs_parse(text: str) -> bool:
     """Cheap, exact-enough prefilter: can this file hold a finding at all?
 
-    A finding needs either an identifier (or string) that is a dollar-cap
-    name, or a gating line (`if`/`while`/`assert`/`return` with `<`/`>`) that
+    A finding needs either a name that is a dollar cap (an identifier or a
+    string) or a gating line (`if`/`while`/`assert`/`return` with `<`/`>`) that
     mentions money. Most files that mention cost at all (estimates, reports)
     have neither and are never parsed. The scans run in C: substring tests on
     lowercased text, one regex pass over the distinct identifiers; Python only
@@ -80,11 +77,6 @@ def needs_parse(text: str) -> bool:
     return any(key in line for line in _GATE_LINE.findall(low) for key in MONEY_KEYS)
 
 
-def is_money_name(name: str) -> bool:
-    words = _tokens(name)
-    return bool(words & MONEY) and not words & NOT_DOLLARS and not words & CAP
-
-
 def _name_of(node: Any) -> str | None:
     import libcst as cst
 
@@ -93,6 +85,10 @@ def _name_of(node: Any) -> str | None:
     if isinstance(node, cst.Attribute):
         return node.attr.value
     return None
+
+
+def _callee(node: Any) -> str | None:
+    return _name_of(node.func) if node is not None else None
 
 
 def _string_value(node: Any) -> str | None:
@@ -109,79 +105,83 @@ def _string_value(node: Any) -> str | None:
     return None
 
 
-def _visitor_class() -> type:
+def _number(node: Any) -> float | None:
+    """The value of a numeric literal (also -3, +3, "10" in an env default)."""
     import libcst as cst
 
-    class Collector(cst.CSTVisitor):
-        def __init__(self) -> None:
-            super().__init__()
-            self.hits: list[tuple[Any, str]] = []
+    if isinstance(node, cst.Integer | cst.Float):
+        try:
+            return float(node.evaluated_value)
+        except (ValueError, OverflowError):
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression,
+                                                           cst.Integer | cst.Float):
+        value = _number(node.expression)
+        return -value if value is not None and isinstance(node.operator, cst.Minus) else value
+    return None
 
-        def name_hit(self, node: Any, name: str | None, what: str) -> None:
-            if name and is_dollar_cap_name(name):
-                self.hits.append((node, f"{what} '{name}' caps spend in dollars"))
 
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            target = node.target
-            if isinstance(target, cst.Subscript):
-                for element in target.slice:
-                    if isinstance(element.slice, cst.Index):
-                        self.name_hit(target, _string_value(element.slice.value), "key")
-            else:
-                self.name_hit(target, _name_of(target), "name")
+def _is_removal(node: Any) -> bool:
+    """None, 0, a negative number, False, infinity: no cap. Also a pydantic
+    or dataclass field whose default is one of those."""
+    import libcst as cst
 
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            self.name_hit(node.target, _name_of(node.target), "field")
+    if node is None:
+        return False
+    if isinstance(node, cst.Name) and node.value in ("None", "False"):
+        return True
+    number = _number(node)
+    if number is not None:
+        return number <= 0
+    if isinstance(node, cst.Attribute) and node.attr.value == "inf":
+        return True
+    if isinstance(node, cst.Call):
+        callee = _callee(node)
+        if callee == "float" and node.args and \
+                _string_value(node.args[0].value) in ("inf", "infinity"):
+            return True
+        if callee in ("Field", "field", "attrib", "ib", "Option", "option"):
+            for arg in node.args:
+                keyword = arg.keyword.value if arg.keyword else None
+                if keyword in (None, "default") and not (keyword is None and
+                                                          callee in ("Option", "option")
+                                                          and isinstance(arg.value,
+                                                                         cst.SimpleString)):
+                    return _is_removal(arg.value)
+    return False
 
-        def visit_Param(self, node: cst.Param) -> None:
-            self.name_hit(node, node.name.value, "parameter")
 
-        def visit_Arg(self, node: cst.Arg) -> None:
-            if node.keyword is not None:
-                self.name_hit(node, node.keyword.value, "argument")
-            else:
-                value = _string_value(node.value)
-                if value:
-                    self.name_hit(node, value.lstrip("-"), "flag or variable")
+def _leaf_names(node: Any) -> list[str]:
+    """Every Name / Attribute name inside an expression (not call arguments:
+    `len(costs) > 3` is about a count)."""
+    import libcst as cst
 
-        def visit_DictElement(self, node: cst.DictElement) -> None:
-            self.name_hit(node, _string_value(node.key), "key")
+    out: list[str] = []
 
-        def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
-            if isinstance(node.slice, cst.Index):
-                self.name_hit(node, _string_value(node.slice.value), "key")
+    def walk(n: Any) -> None:
+        if isinstance(n, cst.Name):
+            out.append(n.value)
+        elif isinstance(n, cst.Attribute):
+            out.append(n.attr.value)
+        elif isinstance(n, cst.BinaryOperation):
+            walk(n.left)
+            walk(n.right)
+        elif isinstance(n, cst.UnaryOperation):
+            walk(n.expression)
+        elif isinstance(n, cst.Subscript):
+            walk(n.value)
+            for element in n.slice:
+                if isinstance(element.slice, cst.Index):
+                    key = _string_value(element.slice.value)
+                    if key:
+                        out.append(key)
+        elif isinstance(n, cst.Call) and _callee(n) in ("float", "int", "Decimal", "abs",
+                                                         "round", "sum", "max", "min"):
+            for arg in n.args:
+                walk(arg.value)
 
-        def gate(self, expr: Any) -> None:
-            if expr is None:
-                return
-            for comparison in _comparisons(expr):
-                left = comparison.left
-                for target in comparison.comparisons:
-                    if not isinstance(target.operator, cst.LessThan | cst.LessThanEqual |
-                                      cst.GreaterThan | cst.GreaterThanEqual):
-                        continue
-                    right = target.comparator
-                    for money, other in ((left, right), (right, left)):
-                        name = _name_of(money)
-                        if name and is_money_name(name) and _is_threshold(other):
-                            self.hits.append((comparison, f"'{name}' is compared against a "
-                                                          "dollar threshold that gates behaviour"))
-                            break
-                    left = right
-
-        def visit_If(self, node: cst.If) -> None:
-            self.gate(node.test)
-
-        def visit_While(self, node: cst.While) -> None:
-            self.gate(node.test)
-
-        def visit_Assert(self, node: cst.Assert) -> None:
-            self.gate(node.test)
-
-        def visit_Return(self, node: cst.Return) -> None:
-            self.gate(node.value)
-
-    return Collector
+    walk(node)
+    return out
 
 
 def _comparisons(expr: Any) -> list[Any]:
@@ -196,25 +196,316 @@ def _comparisons(expr: Any) -> list[Any]:
     return []
 
 
-def _is_threshold(node: Any) -> bool:
+def _stops(body: Any) -> bool:
+    """Does a block raise, return, break, continue or call something that stops?"""
     import libcst as cst
 
-    if isinstance(node, cst.Integer | cst.Float):
-        return True
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression, cst.Integer |
-                                                           cst.Float):
-        return True
-    name = _name_of(node)
-    return bool(name) and (is_dollar_cap_name(name) or (bool(_tokens(name) & (CAP - {"budget"}))
-                           and not _tokens(name) & NOT_DOLLARS))
+    found = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Raise(self, node: cst.Raise) -> None:
+            nonlocal found
+            found = True
+
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            found = True
+
+        def visit_Break(self, node: cst.Break) -> None:
+            nonlocal found
+            found = True
+
+        def visit_Continue(self, node: cst.Continue) -> None:
+            nonlocal found
+            found = True
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            name = _callee(node) or ""
+            if name in STOP_CALLS or name.lower().startswith(("stop", "abort", "halt")):
+                found = True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    body.visit(Finder())
+    return found
+
+
+def _is_test_file(path: str) -> bool:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py") or \
+        "/tests/" in f"/{path}" or name == "conftest.py"
+
+
+class _Hit:
+    __slots__ = ("fix", "message", "node")
+
+    def __init__(self, node: Any, message: str, fix: Any = None) -> None:
+        self.node = node
+        self.message = message
+        self.fix = fix  # a literal whose text becomes None under --fix
+
+
+def _visitor_class() -> type:
+    import libcst as cst
+
+    class Collector(cst.CSTVisitor):
+        def __init__(self, test_file: bool) -> None:
+            super().__init__()
+            self.test_file = test_file
+            self.hits: list[_Hit] = []
+            self.gates: list[tuple[Any, Any, bool, str | None]] = []
+            self.aliases: set[str] = set()  # variables that hold a dollar cap
+            self.report = 0  # inside a call or assignment that only reports
+            self.classes: list[str] = []
+            self.calls: list[Any] = []
+
+        # ---- context ---------------------------------------------------------------------
+
+        def visit_Call(self, node: cst.Call) -> None:
+            self.calls.append(node)
+            name = _callee(node)
+            if name in REPORT_CALLS or (name and name.startswith(("log_", "track_", "emit_"))):
+                self.report += 1
+
+        def leave_Call(self, node: cst.Call) -> None:
+            self.calls.pop()
+            name = _callee(node)
+            if name in REPORT_CALLS or (name and name.startswith(("log_", "track_", "emit_"))):
+                self.report -= 1
+
+        def visit_FormattedString(self, node: cst.FormattedString) -> None:
+            self.report += 1
+
+        def leave_FormattedString(self, node: cst.FormattedString) -> None:
+            self.report -= 1
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self.classes.append(node.name.value)
+
+        def leave_ClassDef(self, node: cst.ClassDef) -> None:
+            self.classes.pop()
+
+        def in_money_class(self) -> bool:
+            return any(has_money(name) for name in self.classes)
+
+        # ---- caps that are set ---------------------------------------------------------------
+
+        def set_hit(self, node: Any, name: str | None, what: str, value: Any) -> None:
+            if not name or not is_dollar_cap_name(name) or self.report:
+                return
+            if _is_removal(value):
+                return
+            fix = value if _number(value) is not None else None
+            self.hits.append(_Hit(node, f"{what} '{name}' sets a dollar cap", fix))
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            reporting = False
+            for target in node.targets:
+                tgt = target.target
+                if isinstance(tgt, cst.Subscript):
+                    for element in tgt.slice:
+                        if isinstance(element.slice, cst.Index):
+                            self.set_hit(tgt, _string_value(element.slice.value), "key",
+                                         node.value)
+                    continue
+                name = _name_of(tgt)
+                self.set_hit(tgt, name, "name", node.value)
+                if name and isinstance(tgt, cst.Name) and any(
+                        is_dollar_cap_name(n) for n in _leaf_names(node.value)):
+                    self.aliases.add(name)
+                if name and words(name) & REPORT_WORDS:
+                    reporting = True
+            if reporting:
+                self.report += 1
+            self._assign_report = reporting
+
+        def leave_Assign(self, node: cst.Assign) -> None:
+            if getattr(self, "_assign_report", False):
+                self.report -= 1
+                self._assign_report = False
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            name = _name_of(node.target)
+            if node.value is None:
+                if name and is_dollar_cap_name(name) and not self.report:
+                    self.hits.append(_Hit(node.target, f"field '{name}' declares a dollar cap"))
+                return
+            self.set_hit(node.target, name, "field", node.value)
+            if name and isinstance(node.target, cst.Name) and any(
+                    is_dollar_cap_name(n) for n in _leaf_names(node.value)):
+                self.aliases.add(name)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            name = _name_of(node.target)
+            if name and is_dollar_cap_name(name) and not self.report:
+                self.hits.append(_Hit(node.target, f"name '{name}' changes a dollar cap"))
+
+        def visit_Param(self, node: cst.Param) -> None:
+            default = node.default
+            if default is not None and _is_removal(default):
+                return
+            name = node.name.value
+            if is_dollar_cap_name(name) and not self.test_file:
+                fix = default if default is not None and _number(default) is not None else None
+                self.hits.append(_Hit(node, f"parameter '{name}' takes a dollar cap", fix))
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            if self.report:
+                return
+            call = self.calls[-1] if self.calls else None
+            callee = _callee(call) or ""
+            if node.keyword is not None:
+                keyword = node.keyword.value
+                if is_dollar_cap_name(keyword):
+                    self.set_hit(node, keyword, "argument", node.value)
+                elif not _is_removal(node.value) and any(
+                        is_dollar_cap_name(n) for n in _leaf_names(node.value)) and \
+                        (has_money(callee) or is_limit_name(keyword)):
+                    self.hits.append(_Hit(node, f"argument '{keyword}' passes a dollar cap "
+                                                f"into {callee or 'a call'}"))
+                return
+            value = _string_value(node.value)
+            if not value or call is None or call.args[0] is not node:
+                return
+            if callee in FLAG_CALLS and value.startswith("-"):
+                default = next((a.value for a in call.args
+                                if a.keyword and a.keyword.value == "default"), None)
+                if default is not None:
+                    self.set_hit(node, value.lstrip("-"), "flag", default)
+            elif callee in ENV_CALLS and _is_environ(call.func):
+                default = call.args[1].value if len(call.args) > 1 else None
+                if default is None or not _is_removal(_env_default(default)):
+                    self.set_hit(node, value, "environment variable", None)
+
+        def visit_Subscript(self, node: cst.Subscript) -> None:
+            if self.report or not _is_environ(node.value, subscript=True):
+                return
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    self.set_hit(node, _string_value(element.slice.value),
+                                 "environment variable", None)
+
+        def visit_DictElement(self, node: cst.DictElement) -> None:
+            self.set_hit(node, _string_value(node.key), "key", node.value)
+
+        # ---- caps that are enforced --------------------------------------------------------
+
+        def gate(self, expr: Any, stops: bool, kind: str) -> None:
+            if expr is None or (kind == "assert" and self.test_file):
+                return
+            money_class = self.classes[-1] if self.in_money_class() else None
+            for comparison in _comparisons(expr):
+                self.gates.append((comparison, stops, kind == "loop", money_class))
+
+        def visit_If(self, node: cst.If) -> None:
+            self.gate(node.test, _stops(node.body), "if")
+
+        def visit_While(self, node: cst.While) -> None:
+            self.gate(node.test, True, "loop")
+
+        def visit_Assert(self, node: cst.Assert) -> None:
+            self.gate(node.test, True, "assert")
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.gate(node.value, False, "return")
+
+        def visit_IfExp(self, node: cst.IfExp) -> None:
+            self.gate(node.test, False, "if")
+
+        def enforced(self) -> None:
+            """Evaluated after the whole file is seen, so a variable that holds a
+            cap (`limit = cfg.cost_limit`) counts wherever it is compared."""
+            for comparison, stops, loop, money_class in self.gates:
+                message = self._gate(comparison, stops, loop, money_class)
+                if message:
+                    self.hits.append(_Hit(comparison, message))
+
+        def _gate(self, comparison: Any, stops: bool, loop: bool,
+                  money_class: str | None) -> str | None:
+            import libcst as cst
+
+            left = comparison.left
+            for target in comparison.comparisons:
+                right = target.comparator
+                ordering = isinstance(target.operator, cst.LessThan | cst.LessThanEqual |
+                                      cst.GreaterThan | cst.GreaterThanEqual)
+                if ordering:
+                    found = self._pair(left, right, stops, loop, money_class)
+                    if found:
+                        return found
+                left = right
+            return None
+
+        def _pair(self, a: Any, b: Any, stops: bool, loop: bool,
+                  money_class: str | None) -> str | None:
+            sides = []
+            for side in (a, b):
+                names = _leaf_names(side)
+                sides.append({
+                    "limit": next((n for n in names if is_dollar_cap_name(n)
+                                   or n in self.aliases), None),
+                    "spend": next((n for n in names if is_spend_name(n)), None),
+                    "generic": next((n for n in names if is_limit_name(n)), None),
+                    "number": _number(side), "names": names})
+            for one, other in (sides, sides[::-1]):
+                zero = other["number"] is not None and other["number"] <= 0
+                if one["limit"] and zero and not other["names"]:
+                    # `if cfg.cost_limit > 0: raise`: the gate is the cap being set.
+                    if stops:
+                        return f"'{one['limit']}' gates on a dollar cap being set"
+                    continue
+                if zero:
+                    continue  # a sign or sanity check, not a cap
+                if one["spend"] and other["limit"]:
+                    return (f"'{one['spend']}' is compared with the dollar cap "
+                            f"'{other['limit']}'")
+                if one["limit"] and other["names"] and not other["limit"]:
+                    return f"the dollar cap '{one['limit']}' gates behaviour"
+                if one["spend"] and other["number"] is not None and (stops or loop):
+                    return (f"'{one['spend']}' is compared against a dollar threshold that "
+                            "gates behaviour")
+                if money_class and one["generic"] and other["names"] and (stops or loop):
+                    return (f"'{one['generic']}' enforces a limit in {money_class}, a class "
+                            "named for money")
+            return None
+
+    return Collector
+
+
+def _is_environ(node: Any, subscript: bool = False) -> bool:
+    import libcst as cst
+
+    if subscript:
+        return _name_of(node) == "environ"
+    return isinstance(node, cst.Attribute) and (
+        node.attr.value == "getenv" or _name_of(node.value) == "environ")
+
+
+def _env_default(node: Any) -> Any:
+    """os.environ.get('X', '0'): the string default, as a literal to judge."""
+    import libcst as cst
+
+    if isinstance(node, cst.SimpleString):
+        try:
+            raw = str(node.evaluated_value).strip().lower()
+        except Exception:
+            return node
+        if raw in ("", "none", "0", "0.0", "-1", "inf", "false"):
+            return cst.Name("None")
+        return node
+    return node
 
 
 _COLLECTOR: type | None = None
 
 
 def _syntax_only(path: str, text: str) -> list[Finding]:
-    """A file that cannot hold a finding still gets its syntax checked, with the
-    stdlib parser (a few times faster than libcst)."""
+    """A file that cannot hold a finding still gets its syntax checked: with
+    the stdlib parser first (a few times faster), and, when that refuses, with
+    libcst's grammar, which knows syntax newer than this interpreter (PEP 695,
+    PEP 701, t-strings). Only a file both refuse is a syntax error."""
     import ast
     import warnings
 
@@ -222,45 +513,87 @@ def _syntax_only(path: str, text: str) -> list[Finding]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. invalid escape sequences
             ast.parse(text, path)
-    except SyntaxError as exc:
-        return [Finding(path, exc.lineno or 1, exc.offset or 1, "file-error",
-                        f"Python syntax error: {exc.msg}")]
-    except (RecursionError, MemoryError, ValueError):
-        return [Finding(path, 1, 1, "file-error", "Python file could not be parsed")]
-    return []
+        return []
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        pass
+    return _parse(path, text)[1]
+
+
+def _parse(path: str, text: str) -> tuple[Any, list[Finding]]:
+    import libcst as cst
+
+    try:
+        return cst.parse_module(text), []
+    except cst.ParserSyntaxError as exc:
+        return None, [Finding(path, exc.raw_line or 1, (exc.raw_column or 0) + 1,
+                              "file-error", f"Python syntax error: {exc.message}")]
+    except RecursionError:
+        return None, [Finding(path, 1, 1, "file-error",
+                              "Python file nested too deeply to parse")]
+    except (cst.CSTValidationError, ValueError) as exc:
+        return None, [Finding(path, 1, 1, "file-error", f"Python syntax error: {exc}")]
+
+
+def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, Any, Any]]]:
+    """Findings, and for the fixable ones (finding, position, literal) pairs."""
+    global _COLLECTOR
+    if not needs_parse(text):
+        return _syntax_only(path, text), []
+    module, problems = _parse(path, text)
+    if module is None:
+        return problems, []
+    if _COLLECTOR is None:
+        _COLLECTOR = _visitor_class()
+    collector = _COLLECTOR(_is_test_file(path))
+    module.visit(collector)
+    collector.enforced()
+    if not collector.hits:
+        return [], []
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    findings: dict[Finding, Any] = {}
+    for hit in collector.hits:
+        pos = positions.get(hit.node)
+        line, col = (pos.start.line, pos.start.column + 1) if pos else (1, 1)
+        finding = Finding(path, line, col, NAME, hit.message)
+        if finding not in findings or hit.fix is not None:
+            findings[finding] = positions.get(hit.fix) if hit.fix is not None else None
+    # One finding per line: a cap set from an environment fallback is one cap.
+    ordered: list[Finding] = []
+    for finding in sorted(findings):
+        if ordered and ordered[-1].line == finding.line:
+            continue
+        ordered.append(finding)
+    return ordered, [(f, findings[f], None) for f in ordered if findings[f] is not None]
 
 
 def check(path: str, text: str) -> list[Finding]:
     """Findings for one Python file; a syntax error is one finding, not a crash."""
-    global _COLLECTOR
-    if not needs_parse(text):
-        return _syntax_only(path, text)
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
+    return analyze(path, text)[0]
 
-    try:
-        module = cst.parse_module(text)
-    except cst.ParserSyntaxError as exc:
-        return [Finding(path, exc.raw_line or 1, (exc.raw_column or 0) + 1, "file-error",
-                        f"Python syntax error: {exc.message}")]
-    except RecursionError:
-        return [Finding(path, 1, 1, "file-error", "Python file nested too deeply to parse")]
-    except cst.CSTValidationError as exc:  # e.g. b'' and '' concatenated: invalid Python
-        return [Finding(path, 1, 1, "file-error", f"Python syntax error: {exc}")]
-    if _COLLECTOR is None:
-        _COLLECTOR = _visitor_class()
-    collector = _COLLECTOR()
-    module.visit(collector)
-    if not collector.hits:
-        return []
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    findings = []
-    for node, message in collector.hits:
-        pos = positions.get(node)
-        line, col = (pos.start.line, pos.start.column + 1) if pos else (1, 1)
-        findings.append(Finding(path, line, col, NAME, message))
-    return sorted(set(findings))
+
+def fix(path: str, text: str) -> tuple[str, list[Finding]]:
+    """Remove every cap set to a literal (the literal becomes None); the text
+    and the findings that remain. Applied only if the result still parses."""
+    findings, fixable = analyze(path, text)
+    if not fixable:
+        return text, findings
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    edits = sorted(((starts[pos.start.line - 1] + pos.start.column,
+                     starts[pos.end.line - 1] + pos.end.column) for _, pos, _ in fixable),
+                   reverse=True)
+    fixed = text
+    for begin, end in edits:
+        fixed = fixed[:begin] + "None" + fixed[end:]
+    if _parse(path, fixed)[0] is None:
+        return text, findings
+    done = {finding for finding, _, _ in fixable}
+    return fixed, [f for f in findings if f not in done]
 
 
 class DollarCap(Rule):
@@ -284,19 +617,29 @@ class DollarCap(Rule):
         Example("def report(total_cost: float) -> str:\n    return f'{total_cost:.2f} USD'"),
         Example('"""There are no dollar caps anywhere: spend is not budgeted."""'),
         Example("if gpu_hours > MAX_GPU_HOURS:\n    raise SystemExit('too long')"),
-        Example("cost_table = load_prices()\n"
-                "for machine, price in cost_table.items():\n    print(price)"),
+        Example("settings.max_budget_per_task = None"),
+        Example("op.drop_column('tasks', 'max_budget_per_task')"),
+        Example("logger.info('budget', extra={'max_budget_usd': cfg.max_budget_usd})"),
+        Example("if cost < 0:\n    raise ValueError('negative cost')"),
+        Example("if input_cost > 0 or output_cost > 0:\n    print(input_cost + output_cost)"),
+        Example("while frontier and edge.cost < best.cost:\n    best = frontier.pop()"),
     ]
     INVALID: ClassVar[list[Example]] = [
         Example('MAX_COST_USD = 50.0', 1, 1),
         Example('class Config:\n    per_instance_cost_limit: float = 3.0', 2, 5),
         Example('def run(task, max_budget_per_task: float = 4.0):\n    pass', 1, 15),
-        Example("parser.add_argument('--max-spend-usd', type=float)", 1, 21),
-        Example("limit = os.environ['SPEND_CAP_DOLLARS']", 1, 20),
+        Example("parser.add_argument('--max-spend-usd', type=float, default=25.0)", 1, 21),
+        Example("limit = os.environ['SPEND_CAP_DOLLARS']", 1, 9),
         Example("settings = {'cost_limit': 10}", 1, 13),
         Example('if total_cost >= 25:\n    stop()', 1, 4),
-        Example('while spent_usd < self.cap:\n    step()', 1, 7),
+        Example('while spent_usd < self.cap_usd:\n    step()', 1, 7),
         Example('agent = Agent(dollar_limit=5)', 1, 15),
+        Example("MAX_USD_PER_HOUR = 12.5", 1, 1),
+        Example("initial = float(os.environ.get('DEFAULT_INITIAL_BUDGET', '10'))", 1, 32),
+        Example("class BudgetFlag:\n    def check(self):\n"
+                "        if self.current_value >= self.max_value:\n"
+                "            raise RuntimeError('Agent reached maximum budget')", 3, 12),
+        Example("if instance_cost > 1.1 * config.cost_limit > 0:\n    break", 1, 4),
     ]
 
     def check(self, ctx: Context) -> list[Finding]:

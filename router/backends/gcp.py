@@ -313,9 +313,9 @@ class GcpBackend:
         timeout = self.config.gcp.request_timeout_seconds
         window = self.config.gcp.operation_timeout_seconds
         # Written before it is sent: whoever looks next knows it may land, up
-        # to the operation window after the last retry the budget allows.
-        budget = (MAX_RETRIES + 1) * (timeout + 2.0)
-        self.ctx.record(machine, "sent", time.time() + budget + window)
+        # to the operation window after the last retry there is time for.
+        retry_seconds = (MAX_RETRIES + 1) * (timeout + 2.0)
+        self.ctx.record(machine, "sent", time.time() + retry_seconds + window)
         op = None
         for attempt in range(MAX_RETRIES + 1):
             sent = time.time()
