@@ -23,8 +23,11 @@ SUFFIXES = (".yaml", ".yml", ".toml", ".json")
 _NUMBER = r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _YAML = re.compile(rf"^(?P<indent>\s*(?:-\s+)?)(?P<q>['\"]?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)"
                    rf"\s*:\s+(?P<value>{_NUMBER}|['\"]{_NUMBER}['\"])\s*(?:#.*)?$")
-_TOML = re.compile(rf"^\s*(?P<q>['\"]?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)\s*=\s*"
-                   rf"(?P<value>{_NUMBER})\s*(?:#.*)?$")
+_TOML = re.compile(rf"(?:^\s*|[{{,]\s*)(?P<q>['\"]?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)\s*=\s*"
+                   rf"(?P<value>{_NUMBER})(?=\s*(?:[,}}]|#|$))")
+# A flow mapping in YAML: `limits: {max_turns: 10, max_usd: 1.25}`.
+_YAML_FLOW = re.compile(rf"[{{,]\s*(?P<q>['\"]?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)\s*:\s*"
+                        rf"(?P<value>{_NUMBER})(?=\s*[,}}])")
 _JSON = re.compile(rf"\"(?P<key>[A-Za-z_][\w.-]*)\"\s*:\s*(?P<value>{_NUMBER})(?=\s*[,}}\]]|\s*$)")
 _YAML_BLOCK = re.compile(r":\s*[|>][-+0-9]*\s*(?:#.*)?$")
 
@@ -54,6 +57,12 @@ def _cap(key: str) -> bool:
 
 def scan(path: str, text: str) -> list[tuple[int, int, str, str]]:
     """(line, col, key, value) for every cap key set to a positive number."""
+    return [hit[:4] for hit in _scan(path, text)]
+
+
+def _scan(path: str, text: str) -> list[tuple[int, int, str, str, int, int, bool]]:
+    """Each hit with the value's span in its line, and whether the key opens
+    the line (a whole `key = value` line)."""
     kind = kind_of(path)
     low = text.lower()
     if kind is None or not any(word in low for word in MONEY_KEYS):
@@ -76,23 +85,24 @@ def scan(path: str, text: str) -> list[tuple[int, int, str, str]]:
                 block_indent = indent
                 continue
             match = _YAML.match(line)
-            matches = [match] if match else []
+            matches = [match] if match else list(_YAML_FLOW.finditer(line))
         elif kind == "toml":
             if line.count('"""') % 2 or line.count("'''") % 2:
                 in_toml_string = not in_toml_string
                 continue
             if in_toml_string or stripped.startswith("#"):
                 continue
-            match = _TOML.match(line)
-            matches = [match] if match else []
+            matches = list(_TOML.finditer(line))
         else:
             matches = list(_JSON.finditer(line))
         for match in matches:
             key, value = match.group("key"), match.group("value")
             amount = _value(value)
             if _cap(key) and amount is not None and 0 < amount < float("inf"):
-                found.append((number, (match.start() if kind == "json" else match.start("key")) + 1,
-                              key, value))
+                col = (match.start() if kind == "json" else match.start("key")) + 1
+                whole = not line[:match.start("key")].strip().strip("-'\"").strip()
+                found.append((number, col, key, value, match.start("value"),
+                              match.end("value"), whole))
     return found
 
 
@@ -102,25 +112,31 @@ def check(path: str, text: str) -> list[Finding]:
 
 
 def fix(path: str, text: str) -> str:
-    """The text with every cap removed: `null` in YAML and JSON, the line
-    dropped in TOML."""
+    """The text with every cap removed: the value becomes `null` in YAML and
+    JSON; in TOML (which has no null) the key goes, its whole line when it
+    has one, or its `key = value` pair inside an inline table."""
     kind = kind_of(path)
-    hits = {line: (key, value) for line, _, key, value in scan(path, text)}
+    hits: dict[int, list[tuple[int, int, bool, str]]] = {}
+    for line, _, key, _, start, end, whole in _scan(path, text):
+        hits.setdefault(line, []).append((start, end, whole, key))
     if not hits:
         return text
     out = []
     for number, line in enumerate(text.splitlines(keepends=True), 1):
-        if number not in hits:
-            out.append(line)
-            continue
-        key, value = hits[number]
-        if kind == "toml":
-            continue
-        if kind == "json":
-            line = re.sub(rf"(\"{re.escape(key)}\"\s*:\s*){re.escape(value)}", r"\1null", line,
-                          count=1)
-        else:
-            line = re.sub(rf"({re.escape(key)}['\"]?\s*:\s+){re.escape(value)}", r"\1null",
-                          line, count=1)
+        for start, end, whole, key in sorted(hits.get(number, []), reverse=True):
+            if kind != "toml":
+                line = line[:start] + "null" + line[end:]
+            elif whole:
+                line = ""
+                break
+            else:  # drop `key = value` and one comma beside it
+                pair = re.compile(rf"['\"]?{re.escape(key)}['\"]?\s*=\s*$")
+                head = pair.sub("", line[:start])
+                tail = line[end:]
+                if re.match(r"\s*,", tail):
+                    tail = re.sub(r"^\s*,\s*", " ", tail, count=1)
+                else:
+                    head = re.sub(r",\s*$", " ", head)
+                line = head + tail
         out.append(line)
     return "".join(out)

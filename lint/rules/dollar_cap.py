@@ -44,7 +44,8 @@ REPORT_CALLS = {"print", "debug", "info", "warning", "warn", "error", "exception
 REPORT_WORDS = {"metrics", "metric", "telemetry", "stats", "summary", "payload", "event",
                 "events", "tags", "attributes", "report", "log", "logs", "title", "message",
                 "msg", "label", "labels", "details", "properties", "extra", "row", "rows",
-                "record", "records", "usage", "display", "description", "help"}
+                "record", "records", "usage", "display", "description", "help", "gauge",
+                "counter", "histogram", "span", "trace"}
 FLAG_CALLS = {"add_argument", "add_option", "option", "Option", "argument", "Argument"}
 ENV_CALLS = {"getenv", "get", "environ_get"}
 STOP_CALLS = {"exit", "abort", "stop", "cancel", "terminate", "halt", "kill", "shutdown",
@@ -151,9 +152,20 @@ def _is_removal(node: Any) -> bool:
     return False
 
 
+def _not_an_amount(node: Any) -> bool:
+    """A value that cannot be a limit in money: text, a collection, a function."""
+    import libcst as cst
+
+    return isinstance(node, cst.SimpleString | cst.ConcatenatedString | cst.FormattedString |
+                      cst.List | cst.Set | cst.Tuple | cst.Dict | cst.ListComp | cst.SetComp |
+                      cst.DictComp | cst.GeneratorExp | cst.Lambda)
+
+
 def _leaf_names(node: Any) -> list[str]:
-    """Every Name / Attribute name inside an expression (not call arguments:
-    `len(costs) > 3` is about a count)."""
+    """Every name an expression reads: names, attributes, string keys
+    (`usage["cost_usd"]`, `usage.get("cost_usd", 0)`), and the names of the
+    functions it calls (`month_to_date_spend()` returns a spend). Not the
+    arguments of other calls: `len(costs) > 3` is about a count."""
     import libcst as cst
 
     out: list[str] = []
@@ -166,7 +178,7 @@ def _leaf_names(node: Any) -> list[str]:
         elif isinstance(n, cst.BinaryOperation):
             walk(n.left)
             walk(n.right)
-        elif isinstance(n, cst.UnaryOperation):
+        elif isinstance(n, cst.UnaryOperation | cst.Await):
             walk(n.expression)
         elif isinstance(n, cst.Subscript):
             walk(n.value)
@@ -175,13 +187,36 @@ def _leaf_names(node: Any) -> list[str]:
                     key = _string_value(element.slice.value)
                     if key:
                         out.append(key)
-        elif isinstance(n, cst.Call) and _callee(n) in ("float", "int", "Decimal", "abs",
-                                                         "round", "sum", "max", "min"):
-            for arg in n.args:
-                walk(arg.value)
+        elif isinstance(n, cst.Call):
+            callee = _callee(n)
+            if callee in ("float", "int", "Decimal", "abs", "round", "sum", "max", "min",
+                          "fsum"):
+                for arg in n.args:
+                    walk(arg.value)
+            elif callee == "get" and n.args:
+                key = _string_value(n.args[0].value)
+                if key:
+                    out.append(key)
+            elif callee and callee not in ("len", "count", "size"):
+                out.append(callee)
 
     walk(node)
     return out
+
+
+def _self_attrs(node: Any) -> set[str]:
+    """The `self.X` attributes an expression reads."""
+    import libcst as cst
+
+    found: set[str] = set()
+
+    class Finder(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            if isinstance(n.value, cst.Name) and n.value.value in ("self", "cls"):
+                found.add(n.attr.value)
+
+    node.visit(Finder())
+    return found
 
 
 def _comparisons(expr: Any) -> list[Any]:
@@ -255,17 +290,31 @@ def _visitor_class() -> type:
             super().__init__()
             self.test_file = test_file
             self.hits: list[_Hit] = []
-            self.gates: list[tuple[Any, Any, bool, str | None]] = []
+            # (comparison, stops, loop, enclosing class)
+            self.gates: list[tuple[Any, bool, bool, str | None]] = []
             self.aliases: set[str] = set()  # variables that hold a dollar cap
+            self.alias_candidates: list[tuple[str, list[str]]] = []
+            self.cap_functions: set[str] = set()  # functions that return a cap
             self.report = 0  # inside a call or assignment that only reports
             self.classes: list[str] = []
+            self.functions: list[str] = []
             self.calls: list[Any] = []
+            self.bases: dict[str, list[str]] = {}  # class -> base class names
+            self.init_params: dict[str, list[str]] = {}  # class -> __init__ params
+            self.attr_of: dict[tuple[str, str], str] = {}  # (class, param) -> attribute
+            self.constructions: list[tuple[str, list[tuple[str | int, list[str]]]]] = []
+            self.cap_attrs: dict[str, set[str]] = {}  # class -> attributes holding a cap
 
         # ---- context ---------------------------------------------------------------------
 
         def visit_Call(self, node: cst.Call) -> None:
             self.calls.append(node)
             name = _callee(node)
+            if name and name[:1].isupper():
+                self.constructions.append((name, [
+                    (arg.keyword.value if arg.keyword else index, _leaf_names(arg.value))
+                    for index, arg in enumerate(node.args)
+                    if not _is_removal(arg.value)]))
             if name in REPORT_CALLS or (name and name.startswith(("log_", "track_", "emit_"))):
                 self.report += 1
 
@@ -283,19 +332,33 @@ def _visitor_class() -> type:
 
         def visit_ClassDef(self, node: cst.ClassDef) -> None:
             self.classes.append(node.name.value)
+            self.bases[node.name.value] = [b for b in (_name_of(a.value) for a in node.bases)
+                                           if b]
 
         def leave_ClassDef(self, node: cst.ClassDef) -> None:
             self.classes.pop()
 
-        def in_money_class(self) -> bool:
-            return any(has_money(name) for name in self.classes)
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.functions.append(node.name.value)
+            if node.name.value == "__init__" and self.classes:
+                self.init_params[self.classes[-1]] = [
+                    p.name.value for p in node.params.params if p.name.value not in
+                    ("self", "cls")]
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.functions.pop()
+
+        def visit_MatchCase(self, node: cst.MatchCase) -> None:
+            if node.guard is not None:
+                self.gate(node.guard, _stops(node.body), "if")
 
         # ---- caps that are set ---------------------------------------------------------------
 
         def set_hit(self, node: Any, name: str | None, what: str, value: Any) -> None:
-            if not name or not is_dollar_cap_name(name) or self.report:
+            if not name or not is_dollar_cap_name(name) or self.report or \
+                    words(name) & REPORT_WORDS:
                 return
-            if _is_removal(value):
+            if _is_removal(value) or _not_an_amount(value):
                 return
             fix = value if _number(value) is not None else None
             self.hits.append(_Hit(node, f"{what} '{name}' sets a dollar cap", fix))
@@ -312,9 +375,12 @@ def _visitor_class() -> type:
                     continue
                 name = _name_of(tgt)
                 self.set_hit(tgt, name, "name", node.value)
-                if name and isinstance(tgt, cst.Name) and any(
-                        is_dollar_cap_name(n) for n in _leaf_names(node.value)):
-                    self.aliases.add(name)
+                if name and isinstance(tgt, cst.Name):
+                    self.alias_candidates.append((name, _leaf_names(node.value)))
+                if isinstance(tgt, cst.Attribute) and self.classes and \
+                        isinstance(node.value, cst.Name) and \
+                        _name_of(tgt.value) == "self":
+                    self.attr_of[(self.classes[-1], node.value.value)] = tgt.attr.value
                 if name and words(name) & REPORT_WORDS:
                     reporting = True
             if reporting:
@@ -333,9 +399,8 @@ def _visitor_class() -> type:
                     self.hits.append(_Hit(node.target, f"field '{name}' declares a dollar cap"))
                 return
             self.set_hit(node.target, name, "field", node.value)
-            if name and isinstance(node.target, cst.Name) and any(
-                    is_dollar_cap_name(n) for n in _leaf_names(node.value)):
-                self.aliases.add(name)
+            if name and isinstance(node.target, cst.Name):
+                self.alias_candidates.append((name, _leaf_names(node.value)))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             name = _name_of(node.target)
@@ -343,12 +408,14 @@ def _visitor_class() -> type:
                 self.hits.append(_Hit(node.target, f"name '{name}' changes a dollar cap"))
 
         def visit_Param(self, node: cst.Param) -> None:
+            # A parameter sets a cap only through its default; one without a
+            # default is plumbing (where it is compared, the gate is flagged).
             default = node.default
-            if default is not None and _is_removal(default):
+            if default is None or _is_removal(default):
                 return
             name = node.name.value
             if is_dollar_cap_name(name) and not self.test_file:
-                fix = default if default is not None and _number(default) is not None else None
+                fix = default if _number(default) is not None else None
                 self.hits.append(_Hit(node, f"parameter '{name}' takes a dollar cap", fix))
 
         def visit_Arg(self, node: cst.Arg) -> None:
@@ -395,9 +462,9 @@ def _visitor_class() -> type:
         def gate(self, expr: Any, stops: bool, kind: str) -> None:
             if expr is None or (kind == "assert" and self.test_file):
                 return
-            money_class = self.classes[-1] if self.in_money_class() else None
+            owner = self.classes[-1] if self.classes else None
             for comparison in _comparisons(expr):
-                self.gates.append((comparison, stops, kind == "loop", money_class))
+                self.gates.append((comparison, stops, kind == "loop", owner))
 
         def visit_If(self, node: cst.If) -> None:
             self.gate(node.test, _stops(node.body), "if")
@@ -410,20 +477,65 @@ def _visitor_class() -> type:
 
         def visit_Return(self, node: cst.Return) -> None:
             self.gate(node.value, False, "return")
+            if node.value is not None and self.functions and any(
+                    is_dollar_cap_name(n) for n in _leaf_names(node.value)):
+                self.cap_functions.add(self.functions[-1])
 
         def visit_IfExp(self, node: cst.IfExp) -> None:
             self.gate(node.test, False, "if")
 
+        def holds_cap(self, names: list[str]) -> bool:
+            return any(is_dollar_cap_name(n) or n in self.aliases or n in self.cap_functions
+                       for n in names)
+
+        def resolve(self) -> None:
+            """After the whole file: which variables, functions and class
+            attributes carry a cap, and which classes are about money."""
+            for _ in range(3):  # a cap passed along a short chain of names
+                for name, names in self.alias_candidates:
+                    if name not in self.aliases and self.holds_cap(names):
+                        self.aliases.add(name)
+            family: dict[str, set[str]] = {}
+            for cls, bases in self.bases.items():
+                for base in bases:
+                    family.setdefault(cls, set()).add(base)
+                    family.setdefault(base, set()).add(cls)
+            for cls, args in self.constructions:
+                if cls not in self.bases:
+                    continue
+                params = self.init_params.get(cls) or next(
+                    (self.init_params[b] for b in self.bases[cls] if b in self.init_params), [])
+                for key, names in args:
+                    if not self.holds_cap(names):
+                        continue
+                    param = key if isinstance(key, str) else \
+                        (params[key] if key < len(params) else None)
+                    if param is None:
+                        continue
+                    for owner in {cls, *family.get(cls, set())}:
+                        attr = self.attr_of.get((owner, param), param)
+                        self.cap_attrs.setdefault(owner, set()).add(attr)
+            named = {cls for cls in self.bases if has_money(cls)
+                     or any(has_money(other) for other in family.get(cls, ()))}
+            # A class named for money takes its limit when it is built: what
+            # __init__ stores from its parameters is that limit.
+            for (cls, _param), attr in self.attr_of.items():
+                if cls in named:
+                    self.cap_attrs.setdefault(cls, set()).add(attr)
+            self.money_classes = named | set(self.cap_attrs)
+
         def enforced(self) -> None:
-            """Evaluated after the whole file is seen, so a variable that holds a
-            cap (`limit = cfg.cost_limit`) counts wherever it is compared."""
-            for comparison, stops, loop, money_class in self.gates:
-                message = self._gate(comparison, stops, loop, money_class)
+            """Evaluated after the whole file is seen, so a variable, function
+            or class attribute that carries a cap counts wherever it is
+            compared."""
+            self.resolve()
+            for comparison, stops, loop, owner in self.gates:
+                message = self._gate(comparison, stops, loop, owner)
                 if message:
                     self.hits.append(_Hit(comparison, message))
 
         def _gate(self, comparison: Any, stops: bool, loop: bool,
-                  money_class: str | None) -> str | None:
+                  owner: str | None) -> str | None:
             import libcst as cst
 
             left = comparison.left
@@ -432,22 +544,27 @@ def _visitor_class() -> type:
                 ordering = isinstance(target.operator, cst.LessThan | cst.LessThanEqual |
                                       cst.GreaterThan | cst.GreaterThanEqual)
                 if ordering:
-                    found = self._pair(left, right, stops, loop, money_class)
+                    found = self._pair(left, right, stops, loop, owner)
                     if found:
                         return found
                 left = right
             return None
 
         def _pair(self, a: Any, b: Any, stops: bool, loop: bool,
-                  money_class: str | None) -> str | None:
+                  owner: str | None) -> str | None:
+            money_class = owner if owner in self.money_classes else None
+            carried = self.cap_attrs.get(owner or "", set())
             sides = []
             for side in (a, b):
                 names = _leaf_names(side)
+                attrs = _self_attrs(side) & carried if carried else set()
                 sides.append({
                     "limit": next((n for n in names if is_dollar_cap_name(n)
-                                   or n in self.aliases), None),
+                                   or n in self.aliases or n in self.cap_functions),
+                                  next(iter(attrs), None)),
                     "spend": next((n for n in names if is_spend_name(n)), None),
-                    "generic": next((n for n in names if is_limit_name(n)), None),
+                    "generic": next((n for n in names if is_limit_name(n)
+                                     or "budget" in words(n)), None),
                     "number": _number(side), "names": names})
             for one, other in (sides, sides[::-1]):
                 zero = other["number"] is not None and other["number"] <= 0
@@ -458,17 +575,23 @@ def _visitor_class() -> type:
                     continue
                 if zero:
                     continue  # a sign or sanity check, not a cap
-                if one["spend"] and other["limit"]:
-                    return (f"'{one['spend']}' is compared with the dollar cap "
-                            f"'{other['limit']}'")
-                if one["limit"] and other["names"] and not other["limit"]:
+                if one["limit"] and other["names"] and (stops or loop or not money_class):
+                    if one["limit"] in carried:
+                        return (f"'{one['limit']}' holds a dollar cap in {owner} and gates "
+                                "behaviour")
+                    if other["spend"]:
+                        return (f"'{other['spend']}' is compared with the dollar cap "
+                                f"'{one['limit']}'")
                     return f"the dollar cap '{one['limit']}' gates behaviour"
+                if one["spend"] and other["generic"]:
+                    return (f"'{one['spend']}' is compared with the limit "
+                            f"'{other['generic']}'")
                 if one["spend"] and other["number"] is not None and (stops or loop):
                     return (f"'{one['spend']}' is compared against a dollar threshold that "
                             "gates behaviour")
                 if money_class and one["generic"] and other["names"] and (stops or loop):
                     return (f"'{one['generic']}' enforces a limit in {money_class}, a class "
-                            "named for money")
+                            "about money")
             return None
 
     return Collector

@@ -1,0 +1,181 @@
+"""dollar-cap v2: caps that are set or enforced, in code and config, and
+nothing else. Measured on the labelled corpus (tests/dollar_cap_corpus/:
+dev.yaml tuned on, test.yaml written apart from the rule and only scored),
+plus the fix, the syntax check, the names and the config-file discovery."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import libcst
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lint import dollar_config
+from lint.money import BUDGET_UNITS, is_dollar_cap_name
+from lint.rules import dollar_cap
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "dollar_cap_corpus"
+sys.path.insert(0, str(ROOT / "bench"))
+
+from dollar_cap_accuracy import findings, score  # noqa: E402
+
+
+@pytest.mark.parametrize(("name", "recall", "noise"), [("dev", 0.97, 0.05),
+                                                       ("test", 0.90, 0.05)])
+def test_corpus_floors(name: str, recall: float, noise: float) -> None:
+    result = score(name)
+    assert result["caps"] >= 75 and result["clean_files"] >= 75
+    assert result["recall"] >= recall, [e["id"] for e, _ in result["misses"]]
+    assert result["noise"] <= noise, [e["id"] for e, _ in result["false"]]
+
+
+def test_the_corpus_covers_every_case() -> None:
+    for name in ("dev", "test"):
+        entries = yaml.safe_load((CORPUS / f"{name}.yaml").read_text())
+        cases = {(e["case"], e["expect"]) for e in entries}
+        for case in ("set", "enforce", "enforce-class", "gate", "config", "name"):
+            assert (case, "cap") in cases
+        for case in ("removal", "report", "validation", "not-money", "estimate"):
+            assert (case, "clean") in cases
+
+
+def _parses(path: str, text: str) -> bool:
+    kind = dollar_config.kind_of(path)
+    try:
+        if kind == "yaml":
+            yaml.safe_load(text)
+        elif kind == "toml":
+            tomllib.loads(text)
+        elif kind == "json":
+            json.loads(text)
+        else:
+            libcst.parse_module(text)
+    except Exception:
+        return False
+    return True
+
+
+def test_every_fix_parses_and_removes_the_cap_it_names() -> None:
+    fixed_any = 0
+    for entry in yaml.safe_load((CORPUS / "dev.yaml").read_text()):
+        path, text = entry["file"], entry["text"]
+        if dollar_config.kind_of(path):
+            after = dollar_config.fix(path, text)
+            remaining = dollar_config.check(path, after)
+        else:
+            after, remaining = dollar_cap.fix(path, text)
+        if after == text:
+            continue
+        fixed_any += 1
+        assert _parses(path, after), entry["id"]
+        # A suggested fix passes the tool that suggested it: what it fixed is gone.
+        again = findings({**entry, "text": after})
+        assert {(f.line, f.message) for f in again} <= \
+            {(f.line, f.message) for f in remaining}, entry["id"]
+        assert entry["expect"] == "cap", entry["id"]  # a clean file is never rewritten
+    assert fixed_any >= 25
+
+
+def test_fix_turns_literals_into_none_and_keeps_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "config").mkdir()
+    (tmp_path / "agent.py").write_text(
+        "MAX_COST_USD = 50.0\n\n\ndef run(task, max_budget_per_task: float = 4.0):\n"
+        "    if total_cost >= max_budget_per_task:\n        raise RuntimeError('over')\n")
+    (tmp_path / "config" / "run.yaml").write_text("agent:\n  per_instance_cost_limit: 3\n"
+                                                  "  max_tokens: 4000\n")
+    (tmp_path / "settings.toml").write_text("limits = { max_turns = 10, max_usd = 1.25 }\n"
+                                            "total_cost_limit = 1500.0\nname = 'x'\n")
+    lint = [sys.executable, "-m", "lint", "--select", "dollar-cap"]
+    before = subprocess.run([*lint, "."], cwd=tmp_path, capture_output=True, text=True)
+    assert before.returncode == 1 and before.stdout.count("dollar-cap") == 6, before.stdout
+    fixed = subprocess.run([*lint, "--fix", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert fixed.returncode == 1  # the gate cannot be fixed by deleting a literal
+    assert "agent.py:5:8: dollar-cap" in fixed.stdout and fixed.stdout.count("dollar-cap") == 1
+    assert (tmp_path / "agent.py").read_text().startswith("MAX_COST_USD = None\n")
+    assert "max_budget_per_task: float = None" in (tmp_path / "agent.py").read_text()
+    assert yaml.safe_load((tmp_path / "config" / "run.yaml").read_text()) == {
+        "agent": {"per_instance_cost_limit": None, "max_tokens": 4000}}
+    assert tomllib.loads((tmp_path / "settings.toml").read_text()) == {
+        "limits": {"max_turns": 10}, "name": "x"}
+
+
+@pytest.mark.parametrize("source", [
+    'type Dollars = float\nMAX_COST_USD: Dollars = 50.0\n',
+    'def pick[T](xs: list[T]) -> T:\n    return xs[0]\n',
+    'name = "x"\nprint(f"{ {"k": name}["k"]}")\n',
+    'price = 3\nmsg = t"costs {price}"\n',
+    'match cmd:\n    case {"max_cost_usd": value}:\n        print(value)\n',
+])
+def test_modern_syntax_is_never_a_syntax_error(tmp_path: Path, source: str) -> None:
+    file = tmp_path / "modern.py"
+    file.write_text(source)
+    result = subprocess.run([sys.executable, "-m", "lint", "--select", "dollar-cap",
+                             str(file)], capture_output=True, text=True)
+    assert "file-error" not in result.stdout, result.stdout
+    caps = [f for f in dollar_cap.check("modern.py", source) if f.rule == "dollar-cap"]
+    assert [f.line for f in caps] == ([2] if "MAX_COST_USD: Dollars" in source else [])
+
+
+def test_a_real_syntax_error_is_still_one_finding() -> None:
+    for text in ("def f(:\n    pass\n", "x = [1, 2\n"):
+        [finding] = dollar_cap.check("broken.py", text)
+        assert finding.rule == "file-error" and "syntax error" in finding.message
+
+
+UNITS = sorted({"hour", "step", "request", "attempt", "call", "task", "token", "run", "day"})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["usd", "cost", "spend", "dollar", "price"]),
+       st.sampled_from(["max", "limit", "cap", "ceiling"]), st.sampled_from(UNITS),
+       st.sampled_from(["_", "-"]), st.booleans())
+def test_money_words_win_over_unit_words(money: str, cap: str, unit: str, sep: str,
+                                         upper: bool) -> None:
+    name = sep.join([cap, money, "per", unit])
+    name = name.upper() if upper else name
+    assert is_dollar_cap_name(name)
+    assert is_dollar_cap_name(f"{money}{sep}{cap}{sep}per{sep}{unit}")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(BUDGET_UNITS)), st.sampled_from(["_", "-"]))
+def test_a_budget_of_something_else_is_not_dollars(unit: str, sep: str) -> None:
+    assert not is_dollar_cap_name(f"{unit}{sep}budget")
+    assert not is_dollar_cap_name(f"max{sep}{unit}{sep}budget")
+    assert is_dollar_cap_name(f"max{sep}budget{sep}for{sep}{unit}")
+
+
+def test_config_files_are_found_by_default_and_by_the_workspace_key(tmp_path: Path) -> None:
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "configs" / "default.yaml").write_text("total_cost_limit: 1500.0\n")
+    (tmp_path / "app_settings.json").write_text('{"max_budget_usd": 25}\n')
+    (tmp_path / "data" / "rows.json").write_text('{"max_budget_usd": 25}\n')
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    lint = [sys.executable, "-m", "lint", "--select", "dollar-cap", "--format", "json"]
+    found = json.loads(subprocess.run(lint, cwd=tmp_path, capture_output=True,
+                                      text=True).stdout)
+    assert sorted(f["path"] for f in found) == ["app_settings.json", "configs/default.yaml"]
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'x'\n\n[tool.workflow-lint]\nconfig_files = ['data/*.json']\n")
+    found = json.loads(subprocess.run(lint, cwd=tmp_path, capture_output=True,
+                                      text=True).stdout)
+    assert [f["path"] for f in found] == ["data/rows.json"]
+
+
+@pytest.mark.parametrize(("path", "text", "lines"), [
+    ("c.yaml", "a:\n  cost_limit: 3  # dollars\n  note: |\n    cost_limit: 9\n", [2]),
+    ("c.yaml", "# max_cost_usd: 5\nmax_cost_usd: null\nmax_budget: 0\n", []),
+    ("c.toml", 's = """\nmax_usd = 5\n"""\nmax_usd = 2\n', [4]),
+    ("c.json", '{"max_budget_usd": 25, "budget_note": "max_usd: 9", "max_usd": -1}', [1]),
+])
+def test_config_comments_strings_and_removals(path: str, text: str, lines: list[int]) -> None:
+    assert [f.line for f in dollar_config.check(path, text)] == lines
