@@ -720,17 +720,19 @@ def fix(path: str, text: str) -> tuple[str, list[Finding]]:
 
 
 class DollarCap(Rule):
-    """Flags Python code that caps, budgets or limits spend in dollars: names
-    that combine money with a cap (constants, attributes, dataclass fields,
-    parameters, keyword arguments, dict keys, CLI flags, environment
-    variables) and comparisons of spend against a threshold that gate
-    behaviour (`if`, `while`, `assert`, `return`). Prices, estimates, reports
-    and caps on anything that is not dollars (GPUs, attempts, tokens,
-    GPU-hours, quotas, time, memory) are fine. Wall-clock is the scarce
-    resource and GCP credits are not, so a dollar cap trades hours for pennies."""
+    """Flags dollar caps that are set or enforced, in Python and in config
+    files. Set: a default, a field, a constant, an environment fallback, a
+    constructor or keyword argument, an argparse default, a config key with a
+    number. Enforced: a spend compared with a limit where the comparison gates,
+    raises, stops or breaks, also through a class or variable that carries
+    the limit. Not a cap: a removal (None, 0, dropping a column), a report
+    (logging, formatting, telemetry), a sign or sanity check against 0, and
+    limits on anything that is not money. Money words win over unit words:
+    max_usd_per_hour is a cap. Wall-clock is the scarce resource and GCP
+    credits are not, so a dollar cap trades hours for pennies."""
 
     name = "dollar-cap"
-    summary = "Python code that caps spend in dollars"
+    summary = "code or config that sets or enforces a cap on spend in dollars"
     reads = "python"
     VALID: ClassVar[list[Example]] = [
         Example("PRICE_PER_GPU_HOUR_USD = {'a2-ultragpu-8g': 40.0}"),
