@@ -58,8 +58,15 @@ def collect_paths(paths: list[str], ws: Workspace) -> tuple[list[Target], list[F
         else:
             problems.append(Finding(raw, 1, 1, "file-error", "no such file or directory"))
             continue
+        walked = path.is_dir()
         for file in files:
             kinds = _classify(file, ws)
+            # Inside a folder, a YAML/TOML/JSON file is a config file only where
+            # the workspace says config lives (not lock files, not data).
+            if walked and "config" in kinds and (
+                    not ws.matches(ws.rel(file), ws.config_files)
+                    or file.name == "pyproject.toml"):
+                kinds.discard("config")
             if kinds:
                 targets.setdefault(file, Target(file, file.as_posix(), kinds))
     return list(targets.values()), problems
