@@ -71,8 +71,8 @@ def _rule_doc(name: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     from lint import engine, workspace
     from lint.findings import render_github, render_json, render_sarif, render_text
-    from lint.lexicon import LexiconError
     from lint.rules import defaults, names
+    from lint.workspace import LexiconError
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:

@@ -15,16 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lint.workspace import LexiconError  # defined where the CLI can afford it
 from router.config import PROVISIONING_MODELS, LadderConfig
 
 PACKAGED = Path(__file__).with_name("lexicon.yaml")
 ENTITY_KINDS = ("backend", "lane", "family", "model", "width", "intent", "duration",
                 "gpuhours", "rule", "launcher")
 _NUMBER = r"\d+(?:\.\d+)?"
-
-
-class LexiconError(ValueError):
-    pass
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,11 @@ class WorkspaceError(ValueError):
     pass
 
 
+class LexiconError(ValueError):
+    """A workspace lexicon file that cannot be used (lint/lexicon.py raises it;
+    it lives here so the CLI can catch it without importing the lexicon)."""
+
+
 @dataclass
 class Workspace:
     root: Path

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from router.cliutil import OneLineParser as _Parser
-from router.cliutil import UsageError, bounded_float
+from router.cliutil import UsageError, bounded_float, bounded_int, shown
 from router.config import ALLOWED_WIDTHS
 
 
@@ -18,13 +18,17 @@ def _width(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"invalid width {text!r}: allowed widths are {allowed}") from None
+            f"invalid width {shown(text)}: allowed widths are {allowed}") from None
     if value not in ALLOWED_WIDTHS:
         raise argparse.ArgumentTypeError(f"invalid width {value}: allowed widths are {allowed}")
     return value
 
 
 _positive = bounded_float("number", minimum=0, exclusive_minimum=True)
+_port = bounded_int("port", minimum=0, maximum=65_535)
+_latency_ms = bounded_float("latency", minimum=0, maximum=600_000)
+_timeout_s = bounded_float("timeout", minimum=0, maximum=3_600)
+_seed = bounded_int("seed", minimum=0, maximum=2**63 - 1)
 _rate = bounded_float("rate", minimum=0, maximum=1)
 _hours = bounded_float("hours", minimum=0, exclusive_minimum=True)
 
@@ -127,9 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")
-    emulator.add_argument("--port", type=int, default=0, metavar="N")
+    emulator.add_argument("--port", type=_port, default=0, metavar="N")
     faults = emulator.add_argument_group("faults (override the capacity file's faults:)")
-    faults.add_argument("--latency-ms", type=float, metavar="MS", help="added to every insert")
+    faults.add_argument("--latency-ms", type=_latency_ms, metavar="MS",
+                        help="added to every insert")
     for name, help_text in (("error-5xx-rate", "inserts answered 500"),
                             ("rate-limit-rate", "inserts answered 429"),
                             ("timeout-rate", "inserts that stall; nothing created"),
@@ -140,9 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
         faults.add_argument(f"--{name}", type=_rate, metavar="P", help=help_text)
     faults.add_argument("--async-capacity-errors", action="store_true", default=None,
                         help="capacity misses as failed operations instead of 503s")
-    faults.add_argument("--timeout-s", type=float, metavar="S",
+    faults.add_argument("--timeout-s", type=_timeout_s, metavar="S",
                         help="how long a stalled response stalls")
-    faults.add_argument("--seed", type=int, metavar="N", help="fault dice seed")
+    faults.add_argument("--seed", type=_seed, metavar="N", help="fault dice seed")
     return parser
 
 

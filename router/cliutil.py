@@ -18,6 +18,16 @@ class OneLineParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+# No sane number needs more characters than this; a longer one is refused before
+# it is converted (int() of 4300+ digits raises, and the message would echo it all).
+MAX_NUMERAL_CHARS = 100
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """`text` for an error message: repr'd (so one line) and cut short."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def bounded_float(what: str, *, minimum: float, maximum: float = float("inf"),
                   exclusive_minimum: bool = False) -> Callable[[str], float]:
     """An argparse type: a finite number within bounds, or one clear message."""
@@ -27,15 +37,37 @@ def bounded_float(what: str, *, minimum: float, maximum: float = float("inf"),
         rule = f"finite and {'>' if exclusive_minimum else '>='} {minimum:g}"
 
     def parse(text: str) -> float:
+        if len(text) > MAX_NUMERAL_CHARS:
+            raise argparse.ArgumentTypeError(f"invalid {what} {shown(text)}: number too long")
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: expected a number") \
-                from None
+            raise argparse.ArgumentTypeError(
+                f"invalid {what} {shown(text)}: expected a number") from None
         above = value > minimum if exclusive_minimum else value >= minimum
         if not (math.isfinite(value) and above and value <= maximum):
-            raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: must be {rule}")
+            raise argparse.ArgumentTypeError(f"invalid {what} {shown(text)}: must be {rule}")
         return value
 
     parse.__name__ = what  # argparse names the type in its own messages
+    return parse
+
+
+def bounded_int(what: str, *, minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse type: a decimal integer within minimum..maximum, or one clear message."""
+
+    def parse(text: str) -> int:
+        if len(text) > MAX_NUMERAL_CHARS:
+            raise argparse.ArgumentTypeError(f"invalid {what} {shown(text)}: number too long")
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"invalid {what} {shown(text)}: expected an integer") from None
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"invalid {what} {shown(text)}: must be within {minimum}..{maximum}")
+        return value
+
+    parse.__name__ = what
     return parse

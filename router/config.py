@@ -7,8 +7,9 @@ key, because the person fixing them is looking at the YAML, not at Python.
 
 from __future__ import annotations
 
-import math
 import os
+import string as _string
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,57 @@ PACKAGED_LADDER = Path(__file__).with_name("ladder.yaml")
 ALLOWED_WIDTHS = (1, 2, 4, 8)
 PROVISIONING_MODELS = ("SPOT", "FLEX_START", "STANDARD")
 
+# Longest wall-clock (or total GPU-hours) a request or a §9 phase may name:
+# ~114 years. Bounding it keeps every length the planner derives (x8 at most)
+# finite, so JSON output never carries Infinity.
+MAX_HOURS = 1_000_000.0
+MAX_NAME_CHARS = 200
+MAX_STRING_CHARS = 4096
+# Control characters (NUL, newline, ESC...), invisible format characters (bidi
+# overrides), undecodable bytes (surrogates from argv) and line/paragraph
+# separators: none belongs in a name, and each can forge or split a message line.
+_NOT_TEXT = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+# Upper bound of each number in the config (every one must also be > 0).
+_LIMITS: dict[str, float] = {
+    "short_threshold_hours": 10_000, "flex_start_max_run_hours": 10_000,
+    "gcp_attempt_cap_per_day": 1_000_000, "max_wait_minutes": 1_000_000,
+    "boot_disk_gb": 65_536,  # Compute Engine's largest persistent disk
+    "flex_start_margin_hours": 10_000, "request_timeout_seconds": 86_400,
+    "operation_timeout_seconds": 604_800,
+}
+
+
+def text_problem(value: str) -> str | None:
+    """Why `value` is not plain one-line text, or None."""
+    for char in value:
+        category = unicodedata.category(char)
+        if category == "Cs":  # how Python carries a byte that is not UTF-8 (argv, paths)
+            return "is not valid UTF-8 text"
+        if category in _NOT_TEXT:
+            return f"contains a control character ({char!r})"
+    return None
+
+
+def name_problem(value: object, what: str = "name") -> str | None:
+    """Why `value` is not a usable intent/family/lane/phase name, or None."""
+    if not isinstance(value, str) or not value.strip():
+        return f"{what} must be a non-empty string"
+    if len(value) > MAX_NAME_CHARS:
+        return f"{what} is longer than {MAX_NAME_CHARS} characters"
+    problem = text_problem(value)
+    return f"{what} {brief(value)} {problem}" if problem else None
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """repr(value), cut short: an error message echoes input, but one line of it."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def shown_path(path: str) -> str:
+    """A file name for a message; escaped if it would break the one line."""
+    return repr(path)[1:-1] if text_problem(path) else path
+
 
 class ConfigError(ValueError):
     """A ladder config that does not load or does not fit the schema."""
@@ -27,7 +79,7 @@ class ConfigError(ValueError):
         self.path = path
         self.line = line
         self.message = message
-        where = f"{path}:{line}" if line else path
+        where = f"{shown_path(path)}:{line}" if line else shown_path(path)
         super().__init__(f"{where}: {message}")
 
 
@@ -101,7 +153,11 @@ class _Reader:
         return ConfigError(self.source, self.located.line_of(path), message)
 
     def key_name(self, path: tuple[Any, ...]) -> str:
-        return ".".join(str(p) for p in path) or "<document>"
+        # Keys are input too: a control character or a megabyte of key stays out.
+        parts = (str(p) if isinstance(p, int) or (len(str(p)) <= MAX_NAME_CHARS
+                                                   and not text_problem(str(p)))
+                 else brief(p, 40) for p in path)
+        return ".".join(parts) or "<document>"
 
     def mapping(self, value: Any, path: tuple[Any, ...], required: set[str],
                 optional: set[str] = frozenset()) -> dict[str, Any]:
@@ -120,7 +176,24 @@ class _Reader:
     def string(self, value: Any, path: tuple[Any, ...]) -> str:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(path, f"{self.key_name(path)}: expected a non-empty string")
+        if len(value) > MAX_STRING_CHARS:
+            raise self.fail(path, f"{self.key_name(path)}: longer than {MAX_STRING_CHARS} "
+                                  "characters")
+        problem = text_problem(value)
+        if problem:
+            raise self.fail(path, f"{self.key_name(path)}: {brief(value)} {problem}")
         return value
+
+    def name(self, value: Any, path: tuple[Any, ...], what: str) -> str:
+        """An intent, family or lane name (a mapping key, or a reference to one)."""
+        problem = name_problem(value, what)
+        if problem:
+            raise self.fail(path, f"{self.key_name(path)}: {problem}")
+        return str(value)
+
+    def names(self, value: Any, path: tuple[Any, ...], what: str) -> tuple[str, ...]:
+        items = self.strings(value, path)
+        return tuple(self.name(v, (*path, i), what) for i, v in enumerate(items))
 
     def strings(self, value: Any, path: tuple[Any, ...], *, unique: bool = True) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:
@@ -131,17 +204,20 @@ class _Reader:
         return items
 
     def number(self, value: Any, path: tuple[Any, ...], *, integer: bool = False) -> float:
+        maximum = _LIMITS[path[-1]]
         ok = isinstance(value, int) if integer else isinstance(value, int | float)
-        if isinstance(value, bool) or not ok or not math.isfinite(value) or value <= 0:
+        # Compared, never converted: float(10**400) raises, and nan fails both tests.
+        if isinstance(value, bool) or not ok or not 0 < value <= maximum:
             kind = "a positive integer" if integer else "a positive number"
-            raise self.fail(path, f"{self.key_name(path)}: expected {kind}, got {value!r}")
+            raise self.fail(path, f"{self.key_name(path)}: expected {kind} up to {maximum:g}, "
+                                  f"got {brief(value)}")
         return value
 
     def width(self, value: Any, path: tuple[Any, ...]) -> int:
         if isinstance(value, bool) or value not in ALLOWED_WIDTHS:
             allowed = ", ".join(map(str, ALLOWED_WIDTHS))
             raise self.fail(path, f"{self.key_name(path)}: width must be one of {allowed}, "
-                                  f"got {value!r}")
+                                  f"got {brief(value)}")
         return int(value)
 
 
@@ -151,11 +227,13 @@ def _families(r: _Reader, raw: Any) -> dict[str, Family]:
     families = {}
     for name, body in raw.items():
         p = ("families", name)
+        r.name(name, p, "family name")
         r.mapping(body, p, {"gpu", "machine_type", "widths", "provisioning", "zones", "quota"})
         template = r.string(body["machine_type"], (*p, "machine_type"))
         if "{width}" not in template:
             raise r.fail((*p, "machine_type"),
                          f"{r.key_name((*p, 'machine_type'))}: template must contain {{width}}")
+        _check_template(r, template, (*p, "machine_type"))
         widths_raw = body["widths"]
         if not isinstance(widths_raw, list) or not widths_raw:
             raise r.fail((*p, "widths"), f"{r.key_name((*p, 'widths'))}: expected a list")
@@ -175,6 +253,19 @@ def _families(r: _Reader, raw: Any) -> dict[str, Family]:
     return families
 
 
+def _check_template(r: _Reader, template: str, path: tuple[Any, ...]) -> None:
+    # str.format runs at plan time: any other field ({x}, {0}, {width.real}) is a
+    # KeyError there, and a format spec ({width:>999999999}) a memory bomb.
+    try:
+        fields = [(f, spec, conv) for _, f, spec, conv in _string.Formatter().parse(template)
+                  if f is not None]
+    except ValueError as exc:
+        raise r.fail(path, f"{r.key_name(path)}: bad template: {exc}") from None
+    if any(f != "width" or spec or conv for f, spec, conv in fields):
+        raise r.fail(path, f"{r.key_name(path)}: the template's only placeholder may be "
+                           "{width}")
+
+
 def _lanes(r: _Reader, raw: Any) -> dict[str, SlurmLane]:
     if not isinstance(raw, list):
         raise r.fail(("slurm_lanes",), "slurm_lanes: expected a list (it may be empty)")
@@ -183,7 +274,7 @@ def _lanes(r: _Reader, raw: Any) -> dict[str, SlurmLane]:
         p = ("slurm_lanes", i)
         r.mapping(body, p, {"name", "partition", "gres_type", "max_width", "max_wait_minutes"},
                   {"account"})
-        name = r.string(body["name"], (*p, "name"))
+        name = r.name(body["name"], (*p, "name"), "lane name")
         if name in lanes:
             raise r.fail((*p, "name"), f"slurm_lanes: duplicate lane name {name!r}")
         account = body.get("account")
@@ -205,8 +296,9 @@ def _intents(r: _Reader, raw: Any, families: dict[str, Family], lanes: dict[str,
     intents = {}
     for name, body in raw.items():
         p = ("intents", name)
+        r.name(name, p, "intent name")
         r.mapping(body, p, {"families", "min_width", "runpod_gpu_types"}, {"slurm_lanes"})
-        fams = r.strings(body["families"], (*p, "families"))
+        fams = r.names(body["families"], (*p, "families"), "family name")
         for i, fam in enumerate(fams):
             if fam not in families:
                 raise r.fail((*p, "families", i),
@@ -215,7 +307,7 @@ def _intents(r: _Reader, raw: Any, families: dict[str, Family], lanes: dict[str,
         if not any(min_width in families[f].widths for f in fams):
             raise r.fail((*p, "min_width"),
                          f"{r.key_name((*p, 'min_width'))}: no family offers width {min_width}")
-        lane_names = (r.strings(body["slurm_lanes"], (*p, "slurm_lanes"))
+        lane_names = (r.names(body["slurm_lanes"], (*p, "slurm_lanes"), "lane name")
                       if "slurm_lanes" in body else tuple(lanes))
         for i, lane in enumerate(lane_names):
             if lane not in lanes:
@@ -243,8 +335,8 @@ def parse(text: str, source: str) -> LadderConfig:
         "version", "short_threshold_hours", "flex_start_max_run_hours", "gcp_attempt_cap_per_day",
         "families", "slurm_lanes", "runpod", "intents"}, {"ledger_path", "gcp"})
     if top["version"] != 1:
-        raise r.fail(("version",), f"version: unsupported ladder config version {top['version']!r}"
-                                   " (expected 1)")
+        raise r.fail(("version",), "version: unsupported ladder config version "
+                                   f"{brief(top['version'])} (expected 1)")
     runpod = r.mapping(top["runpod"], ("runpod",), {"cloud_type", "gpu_types"})
     cloud_type = r.string(runpod["cloud_type"], ("runpod", "cloud_type"))
     if cloud_type not in ("SECURE", "COMMUNITY", "ALL"):

@@ -44,10 +44,10 @@ def render_text(request: Request, rungs: tuple[Rung, ...], cfg: ladder_config.La
     for row in rows:
         cells = [cell.ljust(widths[c]) for c, cell in enumerate(row[:-1])]
         lines.append("  ".join([*cells, row[-1]]).rstrip())
-    lines.append(f"{len(rungs)} rungs: "
-                 f"{sum(r.backend == 'gcp' for r in rungs)} gcp, "
-                 f"{sum(r.backend == 'slurm' for r in rungs)} slurm, "
-                 f"{sum(r.backend == 'runpod' for r in rungs)} runpod")
+    from router.backends import NAMES
+
+    counts = ", ".join(f"{sum(r.backend == name for r in rungs)} {name}" for name in NAMES)
+    lines.append(f"{len(rungs)} rungs: {counts}")
     return "\n".join(lines)
 
 
@@ -74,7 +74,7 @@ def check_quotas(rungs: tuple[Rung, ...], project: str, endpoint: str | None,
     reader = QuotaReader(project, regions_client(endpoint), cfg.gcp.request_timeout_seconds)
     marks: dict[int, dict[str, Any]] = {}
     for rung in rungs:
-        if rung.backend != "gcp":
+        if not rung.zones:  # only GCP rungs have zones, and regional quotas
             continue
         metric = rung.quota_metric or ""
         best: tuple[float, float] | None = None

@@ -11,7 +11,7 @@ import argparse
 import math
 from dataclasses import dataclass
 
-from router.config import LadderConfig
+from router.config import LadderConfig, brief, name_problem, shown_path
 from router.planner import Request
 from router.section9 import Phase, check_against_ladder, read_plan
 
@@ -46,9 +46,11 @@ def resolve(args: argparse.Namespace, config: LadderConfig,
         raise errors[0]
     phase = plan.phase(args.phase)
     hours = phase.gpu_hours / phase.width
-    where = f"{args.plan}:{phase.line}"
+    where = f"{shown_path(args.plan)}:{phase.line}"
     if args.intent is not None and args.intent != phase.intent:
-        raise PlanSourceError(f"--intent {args.intent} disagrees with {where} phase "
+        # Echoed as given when it is a clean name; escaped and cut short when not.
+        shown = args.intent if name_problem(args.intent) is None else brief(args.intent)
+        raise PlanSourceError(f"--intent {shown} disagrees with {where} phase "
                               f"{phase.name!r} intent {phase.intent}")
     if args.gpu_count is not None and args.gpu_count != phase.width:
         raise PlanSourceError(f"--gpu-count {args.gpu_count} disagrees with {where} phase "

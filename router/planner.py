@@ -18,10 +18,9 @@ Rung order for a width-N request of H hours (H is the wall-clock at width N):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from router.config import ALLOWED_WIDTHS, LadderConfig
+from router.config import ALLOWED_WIDTHS, MAX_HOURS, LadderConfig, brief, name_problem
 
 # Short jobs grab the cheapest fast capacity; a long job on SPOT risks losing
 # hours to a preemption, so it leads with FLEX_START and keeps SPOT for last.
@@ -58,14 +57,15 @@ class Rung:
         return self.machine_type or self.lane or self.gpu_type or ""
 
     def to_json(self) -> dict[str, object]:
+        # Each backend's rungs carry only the fields that name their target
+        # (GCP: machine type, provisioning, zones; SLURM: lane; RunPod: GPU type).
         out: dict[str, object] = {"backend": self.backend}
-        if self.backend == "gcp":
-            out.update(machine_type=self.machine_type, provisioning=self.provisioning,
-                       width=self.width, zones=list(self.zones))
-        elif self.backend == "slurm":
-            out.update(lane=self.lane, width=self.width)
-        else:
-            out.update(gpu_type=self.gpu_type, width=self.width)
+        out.update((key, value) for key, value in (
+            ("machine_type", self.machine_type), ("provisioning", self.provisioning),
+            ("lane", self.lane), ("gpu_type", self.gpu_type)) if value is not None)
+        out["width"] = self.width
+        if self.zones:
+            out["zones"] = list(self.zones)
         out["hours"] = self.hours
         return out
 
@@ -79,6 +79,9 @@ def _nearest(name: str, known: list[str]) -> str | None:
 
 def validate(request: Request, config: LadderConfig) -> None:
     """Raise RequestError with one clear sentence if the request is unservable."""
+    problem = name_problem(request.intent, "intent")
+    if problem:  # checked first: the messages below echo the name
+        raise RequestError(problem)
     if request.intent not in config.intents:
         known = sorted(config.intents)
         hint = _nearest(request.intent, known)
@@ -86,16 +89,19 @@ def validate(request: Request, config: LadderConfig) -> None:
         raise RequestError(f"unknown intent {request.intent!r}{suggestion} "
                            f"(known: {', '.join(known)})")
     if isinstance(request.width, bool) or request.width not in ALLOWED_WIDTHS:
-        raise RequestError(f"width {request.width!r} is not allowed: allowed widths are "
+        raise RequestError(f"width {brief(request.width)} is not allowed: allowed widths are "
                            f"{', '.join(map(str, ALLOWED_WIDTHS))}")
     minimum = config.intents[request.intent].min_width
     if request.width < minimum:
         raise RequestError(f"width {request.width} is below intent {request.intent!r}'s "
                            f"minimum width {minimum}")
     hours = request.hours
-    if isinstance(hours, bool) or not isinstance(hours, int | float) or not math.isfinite(hours) \
-            or hours <= 0:
-        raise RequestError(f"hours must be a finite number > 0, got {hours!r}")
+    # Compared, never converted (float(10**400) raises; nan fails the test). The
+    # cap keeps every derived length (x8 at most) finite.
+    if isinstance(hours, bool) or not isinstance(hours, int | float) or \
+            not 0 < hours <= MAX_HOURS:
+        raise RequestError(f"hours must be a finite number > 0 and at most {MAX_HOURS:g}, "
+                           f"got {brief(hours)}")
 
 
 def length_at(request: Request, width: int) -> float:
@@ -147,12 +153,15 @@ def plan(request: Request, config: LadderConfig) -> tuple[Rung, ...]:
     return tuple(rungs)
 
 
+# Why a narrow rung sits where it does; GCP rungs are explained by width and length.
+NARROW_WHY = {"slurm": "GCP exhausted at every width: SLURM lanes next",
+              "runpod": "last resort, real dollars: only after GCP and SLURM miss"}
+
+
 def explain(rung: Rung, request: Request, config: LadderConfig) -> str:
     """Why this rung sits where it does, in a few words (for the text table)."""
-    if rung.backend == "slurm":
-        return "GCP exhausted at every width: SLURM lanes next"
-    if rung.backend == "runpod":
-        return "last resort, real dollars: only after GCP and SLURM miss"
+    if rung.backend in NARROW_WHY:
+        return NARROW_WHY[rung.backend]
     if rung.width == request.width:
         where = f"requested width {rung.width}"
     else:

@@ -11,14 +11,25 @@ block with info string `yaml` holds the phases.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from router import yamlsafe
-from router.config import ALLOWED_WIDTHS, LadderConfig
+from router.config import (
+    ALLOWED_WIDTHS,
+    MAX_HOURS,
+    LadderConfig,
+    brief,
+    name_problem,
+    shown_path,
+)
 
+# markdown-it reads ~100 KB/s of hostile Markdown (long lists, tables), so the
+# plan file's cap is what bounds the parse time: 2 MB is ~20 s at worst, and
+# about a thousand times the size of a real plan.
+MAX_PLAN_BYTES = 2_000_000
 MAX_BLOCK_BYTES = 1_000_000
+MAX_AXIS_SIZE = 1_000_000_000
 MAX_BLOCK_NODES = 20_000
 PHASE_KEYS = {"name", "intent", "width", "gpu_hours", "shardable_axis", "launch"}
 REQUIRED_PHASE_KEYS = {"name", "intent", "width", "gpu_hours", "launch"}
@@ -31,7 +42,8 @@ class PlanError(ValueError):
         self.path = path
         self.line = line
         self.message = message
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+        shown = shown_path(path)
+        super().__init__(f"{shown}:{line}: {message}" if line else f"{shown}: {message}")
 
 
 @dataclass(frozen=True)
@@ -68,10 +80,12 @@ class Plan:
 
     def phase(self, name: str | None) -> Phase:
         names = [p.name for p in self.phases]
+        # Names are one-line text (checked when parsed); a long list is cut short.
+        listing = ", ".join(names[:20]) + (f", ... ({len(names)} in all)"
+                                            if len(names) > 20 else "") if names else "none"
         if name is None:
             if len(self.phases) == 1:
                 return self.phases[0]
-            listing = ", ".join(names) if names else "none"
             raise PlanError(self.path, self.block_line,
                             f"plan has {len(names)} phases, name one with --phase "
                             f"(phases: {listing})")
@@ -79,7 +93,7 @@ class Plan:
             if phase.name == name:
                 return phase
         raise PlanError(self.path, self.block_line,
-                        f"no phase {name!r} in §9 (phases: {', '.join(names) or 'none'})")
+                        f"no phase {brief(name)} in §9 (phases: {listing})")
 
 
 @dataclass(frozen=True)
@@ -136,31 +150,48 @@ def _fail(path: str, located: yamlsafe.Located, at: tuple[Any, ...], message: st
     return PlanError(path, located.line_of(at), message)
 
 
+def _bad_in_launch(char: str) -> bool:
+    import unicodedata
+
+    return char not in "\t\n\r" and unicodedata.category(char) in ("Cc", "Cs")
+
+
 def _phase(path: str, located: yamlsafe.Located, index: int, raw: Any) -> Phase:
     at = ("phases", index)
     if not isinstance(raw, dict):
         raise _fail(path, located, at, f"phases[{index}]: expected a mapping")
-    label = f"phase {raw.get('name')!r}" if isinstance(raw.get("name"), str) else \
+    label = f"phase {brief(raw.get('name'))}" if isinstance(raw.get("name"), str) else \
         f"phases[{index}]"
     for key in raw:
         if key not in PHASE_KEYS:
             raise _fail(path, located, (*at, key),
-                        f"{label}: unknown key {key!r} (allowed: {', '.join(sorted(PHASE_KEYS))})")
+                        f"{label}: unknown key {brief(key)} "
+                        f"(allowed: {', '.join(sorted(PHASE_KEYS))})")
     for key in sorted(REQUIRED_PHASE_KEYS - set(raw)):
         raise _fail(path, located, at, f"{label}: required key {key!r} is missing")
     for key in ("name", "intent", "launch"):
         if not isinstance(raw[key], str) or not raw[key].strip():
             raise _fail(path, located, (*at, key), f"{label}: {key} must be a non-empty string")
+    for key in ("name", "intent"):
+        problem = name_problem(raw[key], key)
+        if problem:
+            raise _fail(path, located, (*at, key), f"phases[{index}]: {problem}")
+    bad = next((c for c in raw["launch"] if _bad_in_launch(c)), None)
+    if bad is not None:  # a NUL cannot be exec'd; newlines and tabs are shell text
+        raise _fail(path, located, (*at, "launch"),
+                    f"{label}: launch contains a control character ({bad!r})")
     width = raw["width"]
     if isinstance(width, bool) or width not in ALLOWED_WIDTHS:
         raise _fail(path, located, (*at, "width"),
                     f"{label}: width must be one of {', '.join(map(str, ALLOWED_WIDTHS))}, "
-                    f"got {width!r}")
+                    f"got {brief(width)}")
     hours = raw["gpu_hours"]
+    # Compared, never converted: float(10**400) raises, and nan fails the test.
     if isinstance(hours, bool) or not isinstance(hours, int | float) or \
-            not math.isfinite(hours) or hours <= 0:
+            not 0 < hours <= MAX_HOURS:
         raise _fail(path, located, (*at, "gpu_hours"),
-                    f"{label}: gpu_hours must be a number > 0, got {hours!r}")
+                    f"{label}: gpu_hours must be a number > 0 (at most {MAX_HOURS:g}), "
+                    f"got {brief(hours)}")
     axis = None
     if raw.get("shardable_axis") is not None:
         axis_raw = raw["shardable_axis"]
@@ -172,9 +203,13 @@ def _phase(path: str, located: yamlsafe.Located, index: int, raw: Any) -> Phase:
         if not isinstance(axis_raw["name"], str) or not axis_raw["name"].strip():
             raise _fail(path, located, (*axis_at, "name"),
                         f"{label}: shardable_axis.name must be a non-empty string")
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        problem = name_problem(axis_raw["name"], "shardable_axis.name")
+        if problem:
+            raise _fail(path, located, (*axis_at, "name"), f"{label}: {problem}")
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_AXIS_SIZE:
             raise _fail(path, located, (*axis_at, "size"),
-                        f"{label}: shardable_axis.size must be an integer >= 1, got {size!r}")
+                        f"{label}: shardable_axis.size must be an integer >= 1 "
+                        f"(at most {MAX_AXIS_SIZE}), got {brief(size)}")
         axis = ShardableAxis(axis_raw["name"], size)
     key_lines = {key: located.line_of((*at, key)) or 0 for key in raw}
     return Phase(name=raw["name"], intent=raw["intent"], width=int(width),
@@ -195,7 +230,7 @@ def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Pla
         raise PlanError(path, block.fence_line + 1, "§9 block must be a mapping with 'phases'")
     for key in data:
         if key != "phases":
-            raise _fail(path, located, (key,), f"§9 block: unknown top-level key {key!r}")
+            raise _fail(path, located, (key,), f"§9 block: unknown top-level key {brief(key)}")
     if not isinstance(data["phases"], list):
         raise _fail(path, located, ("phases",), "phases must be a list")
     phases = tuple(_phase(path, located, i, raw) for i, raw in enumerate(data["phases"]))
@@ -232,7 +267,7 @@ def read_plan(path: str) -> Plan:
     from router import textfile
 
     try:
-        text = textfile.read(path, 50_000_000, "plan")
+        text = textfile.read(path, MAX_PLAN_BYTES, "plan")
     except textfile.TextFileError as exc:
         raise PlanError(path, exc.line, exc.message) from None
     return parse_plan(text, path)

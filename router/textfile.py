@@ -21,6 +21,8 @@ def read(path: str | os.PathLike[str], max_bytes: int, what: str = "file",
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise TextFileError(f"cannot read {what}: {exc.strerror or exc}") from None
+    except ValueError:  # a path with a NUL byte (from a config value, say)
+        raise TextFileError(f"cannot read {what}: the path contains a NUL byte") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise TextFileError(f"{what} is not a regular file")

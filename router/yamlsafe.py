@@ -17,6 +17,9 @@ import yaml
 
 DEFAULT_MAX_BYTES = 1_000_000
 DEFAULT_MAX_NODES = 100_000
+MAX_NUMERAL_CHARS = 100  # the longest int or float scalar we construct
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 Path = tuple[Any, ...]
 
@@ -47,42 +50,88 @@ class Located:
             path = path[:-1]
 
 
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:60]}..."
+
+
 class _Walker:
     def __init__(self, loader: yaml.SafeLoader, line_offset: int, max_nodes: int) -> None:
         self.loader = loader
         self.line_offset = line_offset
-        self.budget = max_nodes
+        self.nodes_left = max_nodes
         self.lines: dict[Path, int] = {}
+        self.merge_sizes: dict[int, int] = {}
 
     def line(self, node: yaml.Node) -> int:
         return node.start_mark.line + 1 + self.line_offset
 
     def walk(self, node: yaml.Node, path: Path, depth: int, line: int | None = None) -> Any:
         # A mapping value is located at its key: that is the line a reader scans for.
-        self.budget -= 1
-        if self.budget < 0:
+        self.nodes_left -= 1
+        if self.nodes_left < 0:
             raise YamlError("YAML document too large (node budget exceeded; alias bomb?)",
                             self.line(node))
         if depth > 64:
             raise YamlError("YAML document nested too deeply", self.line(node))
         self.lines[path] = line if line is not None else self.line(node)
         if isinstance(node, yaml.MappingNode):
+            if any(k.tag == _MERGE_TAG for k, _ in node.value):
+                self.merged_size(node, set())
             self.loader.flatten_mapping(node)
             result: dict[Any, Any] = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise YamlError("mapping keys must be plain scalars", self.line(key_node))
-                key = self.loader.construct_object(key_node)
+                key = self.scalar(key_node, path)
                 if not isinstance(key, str | int | float | bool) and key is not None:
-                    raise YamlError(f"unsupported mapping key {key!r}", self.line(key_node))
+                    raise YamlError(f"unsupported mapping key {_brief(key)}", self.line(key_node))
                 if key in result:
-                    raise YamlError(f"duplicate key {key!r}", self.line(key_node))
+                    raise YamlError(f"duplicate key {_brief(key)}", self.line(key_node))
                 result[key] = self.walk(value_node, (*path, key), depth + 1,
                                         self.line(key_node))
             return result
         if isinstance(node, yaml.SequenceNode):
             return [self.walk(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node)
+        return self.scalar(node, path)
+
+    def scalar(self, node: yaml.Node, path: Path) -> Any:
+        # A numeral of thousands of digits makes int() raise (or float() overflow)
+        # far from here; sexagesimal ints (1:2:3...) even cost quadratic time. No
+        # value we read needs more than a few dozen characters, so refuse it unbuilt.
+        if node.tag in _NUMBER_TAGS and len(node.value) > MAX_NUMERAL_CHARS:
+            where = ".".join(map(str, path)) or "value"
+            raise YamlError(f"{where}: number too long ({len(node.value)} characters)",
+                            self.line(node))
+        try:
+            return self.loader.construct_object(node)
+        except (ValueError, OverflowError, TypeError) as exc:  # e.g. a 2024-13-45 timestamp
+            raise YamlError(f"invalid value {node.value[:40]!r}: {exc}", self.line(node)) \
+                from None
+
+    def merged_size(self, node: yaml.MappingNode, active: set[int]) -> int:
+        """The entry count `flatten_mapping` will produce, counted before it runs:
+        it copies every merged entry, so `<<` chains grow exponentially before a
+        single value is walked (a merge bomb). Memoized per node; charged to the budget."""
+        if id(node) in self.merge_sizes:
+            return self.merge_sizes[id(node)]
+        if id(node) in active:
+            raise YamlError("recursive merge key", self.line(node))
+        active.add(id(node))
+        total = 0
+        for key_node, value_node in node.value:
+            if key_node.tag != _MERGE_TAG:
+                total += 1
+                continue
+            subs = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for sub in subs:  # a non-mapping here is flatten_mapping's own error
+                total += self.merged_size(sub, active) if isinstance(sub, yaml.MappingNode) else 1
+            if total > self.nodes_left:
+                raise YamlError("YAML document too large (merge keys expand past the node "
+                                "budget)", self.line(node))
+        active.discard(id(node))
+        self.merge_sizes[id(node)] = total
+        return total
 
 
 def load(text: str, *, line_offset: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,

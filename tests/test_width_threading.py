@@ -4,6 +4,7 @@ plan-time quota check."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -100,7 +101,9 @@ def test_dispatch_from_plan_degrades_and_reshards(plan_file: Path, tmp_path: Pat
                 str(Path(__file__).parent / "fixtures" / "ladder-small.yaml"),
                 "--plan", str(plan_file), "--phase", "generate", "--gcp-project", "proj",
                 "--gcp-endpoint", emu.url, "--runpod-endpoint", emu.url]
-        result = subprocess.run(argv, capture_output=True, text=True, timeout=180)
+        env = {**os.environ, "RUNPOD_API_KEY": "rpa_WIDTH000000000",
+               "XDG_STATE_HOME": str(tmp_path / "state")}
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=180, env=env)
         assert result.returncode == 0, result.stderr
         events = [json.loads(line) for line in result.stdout.splitlines()]
         [sel] = [e for e in events if e["event"] == "epm:backend-selected"]
@@ -157,7 +160,8 @@ def test_check_quota_marks_rungs_that_can_never_launch(tmp_path: Path) -> None:
               if r.get("machine_type", "").startswith("a2-")}
         for model in ("SPOT", "FLEX_START"):
             assert a2[(8, model)] == {"metric": "PREEMPTIBLE_NVIDIA_A100_80GB_GPUS",
-                                      "limit": 4.0, "usage": 0.0, "admits": False}
+                                      "region": "us-central1", "limit": 4.0, "usage": 0.0,
+                                      "admits": False}
             assert a2[(4, model)]["admits"] is True
         assert a2[(8, "STANDARD")]["admits"] is True
         assert all("quota" not in r for r in doc["rungs"] if r["backend"] != "gcp")

@@ -267,6 +267,22 @@ def _stops(body: Any) -> bool:
     return found
 
 
+class _Lazy:
+    """Whether a block stops, worked out only if a comparison needs to know
+    (walking every `if` body up front made the rule quadratic in nesting)."""
+
+    __slots__ = ("body", "value")
+
+    def __init__(self, body: Any) -> None:
+        self.body = body
+        self.value: bool | None = None
+
+    def __bool__(self) -> bool:
+        if self.value is None:
+            self.value = _stops(self.body)
+        return self.value
+
+
 def _is_test_file(path: str) -> bool:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     return name.startswith("test_") or name.endswith("_test.py") or \
@@ -290,8 +306,8 @@ def _visitor_class() -> type:
             super().__init__()
             self.test_file = test_file
             self.hits: list[_Hit] = []
-            # (comparison, stops, loop, enclosing class)
-            self.gates: list[tuple[Any, bool, bool, str | None]] = []
+            # (comparison, stops (a bool or a _Lazy), loop, enclosing class)
+            self.gates: list[tuple[Any, Any, bool, str | None]] = []
             self.aliases: set[str] = set()  # variables that hold a dollar cap
             self.alias_candidates: list[tuple[str, list[str]]] = []
             self.cap_functions: set[str] = set()  # functions that return a cap
@@ -350,7 +366,7 @@ def _visitor_class() -> type:
 
         def visit_MatchCase(self, node: cst.MatchCase) -> None:
             if node.guard is not None:
-                self.gate(node.guard, _stops(node.body), "if")
+                self.gate(node.guard, _Lazy(node.body), "if")
 
         # ---- caps that are set ---------------------------------------------------------------
 
@@ -459,7 +475,7 @@ def _visitor_class() -> type:
 
         # ---- caps that are enforced --------------------------------------------------------
 
-        def gate(self, expr: Any, stops: bool, kind: str) -> None:
+        def gate(self, expr: Any, stops: Any, kind: str) -> None:
             if expr is None or (kind == "assert" and self.test_file):
                 return
             owner = self.classes[-1] if self.classes else None
@@ -467,7 +483,7 @@ def _visitor_class() -> type:
                 self.gates.append((comparison, stops, kind == "loop", owner))
 
         def visit_If(self, node: cst.If) -> None:
-            self.gate(node.test, _stops(node.body), "if")
+            self.gate(node.test, _Lazy(node.body), "if")
 
         def visit_While(self, node: cst.While) -> None:
             self.gate(node.test, True, "loop")
@@ -534,7 +550,7 @@ def _visitor_class() -> type:
                 if message:
                     self.hits.append(_Hit(comparison, message))
 
-        def _gate(self, comparison: Any, stops: bool, loop: bool,
+        def _gate(self, comparison: Any, stops: Any, loop: bool,
                   owner: str | None) -> str | None:
             import libcst as cst
 
@@ -550,7 +566,7 @@ def _visitor_class() -> type:
                 left = right
             return None
 
-        def _pair(self, a: Any, b: Any, stops: bool, loop: bool,
+        def _pair(self, a: Any, b: Any, stops: Any, loop: bool,
                   owner: str | None) -> str | None:
             money_class = owner if owner in self.money_classes else None
             carried = self.cap_attrs.get(owner or "", set())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lint import generated
 from lint.findings import Finding
 from lint.rule import Context, Example, Rule
 
@@ -46,6 +45,8 @@ def region_lines(ctx: Context) -> set[int]:
     key = "generated-regions"
     if key not in ctx.doc.cache:
         lines: set[int] = set()
+        from lint import generated  # with the ladder config: only when Markdown is linted
+
         regions = generated.regions(ctx.doc.lines, ctx.doc.code_lines, ctx.run.config)
         for region in regions:
             last = region.end if region.end is not None else region.begin
@@ -102,6 +103,8 @@ class LadderDrift(Rule):
                                         f"generated region '{region.kind}' has no "
                                         "'<!-- workflow-lint:end -->' marker"))
             elif region.expected is None:
+                from lint import generated
+
                 known = ", ".join(sorted(generated.RENDERERS))
                 findings.append(Finding(ctx.path, region.begin + 1, 1, self.name,
                                         f"unknown generated region '{region.kind}' "

@@ -12,7 +12,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from router.emulator.state import RUNPOD_NO_CAPACITY, ApiError, World
+from router.emulator.state import (
+    RUNPOD_NO_CAPACITY,
+    ApiError,
+    CapacityError,
+    FaultsError,
+    World,
+    validate_capacity,
+    validate_faults,
+    validate_port,
+)
 
 _ZONE = r"/compute/v1/projects/(?P<project>[^/]+)/zones/(?P<zone>[^/]+)"
 ROUTES = [
@@ -37,7 +46,8 @@ def _graphql_fields(text: str) -> dict[str, Any]:
         elif raw.startswith("["):
             fields[key] = [{"key": k, "value": v} for k, v in
                            re.findall(r'key:\s*"([^"]*)",\s*value:\s*"([^"]*)"', raw)]
-        elif raw.isdigit():
+        elif raw.isascii() and raw.isdigit() and len(raw) < 19:
+            # isdigit() alone admits '²' and 5000-digit runs, which int() refuses
             fields[key] = int(raw)
         else:
             fields[key] = raw
@@ -69,15 +79,26 @@ def make_handler(world: World | Holder) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def body(self) -> Any:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > 5_000_000:
+        def body(self) -> dict[str, Any]:
+            header = (self.headers.get("Content-Length") or "0").strip()
+            # A negative length would read to EOF (a hang); a non-number would raise.
+            # Either way the body stays unread, so the connection cannot be reused.
+            if not (header.isascii() and header.isdigit()):
+                self.close_connection = True
+                raise ApiError(400, "invalid", "bad Content-Length")
+            if len(header) > 9 or int(header) > 5_000_000:
+                self.close_connection = True
                 raise ApiError(413, "invalid", "request too large")
+            length = int(header)
             raw = self.rfile.read(length) if length else b""
             try:
-                return json.loads(raw) if raw else {}
-            except json.JSONDecodeError:
+                doc = json.loads(raw) if raw else {}
+            # ValueError: also bad UTF-8 and ints past 4300 digits; RecursionError: [[[[...
+            except (ValueError, RecursionError):
                 raise ApiError(400, "parseError", "Parse Error") from None
+            if not isinstance(doc, dict):
+                raise ApiError(400, "invalid", "expected a JSON object")
+            return doc
 
         def handle_any(self, method: str) -> None:
             world = holder.world
@@ -94,14 +115,14 @@ def make_handler(world: World | Holder) -> type[BaseHTTPRequestHandler]:
                     self.send_json(200, {"preempted": name})
                     return
                 if url.path == "/_emulator/reset" and method == "POST":
-                    from router.emulator.state import Faults
-
                     doc = self.body()
+                    capacity = doc.get("capacity") or {}
                     try:
-                        faults = Faults(**(doc.get("faults") or {}))
-                    except TypeError as exc:
-                        raise ApiError(400, "invalid", f"bad faults: {exc}") from None
-                    holder.world = World(doc.get("capacity") or {}, faults)
+                        validate_capacity(capacity)
+                        faults = validate_faults(doc.get("faults") or {})
+                    except CapacityError as exc:
+                        raise ApiError(400, "invalid", f"bad reset: {exc}") from None
+                    holder.world = World(capacity, faults)
                     self.send_json(200, {"reset": True})
                     return
                 if url.path == "/graphql" and method == "POST":
@@ -216,10 +237,18 @@ def serve(capacity_path: str, port: int, fault_overrides: dict[str, Any] | None 
 
     from router.emulator.state import load_capacity
 
+    validate_port(port)
     data, faults = load_capacity(capacity_path)
-    faults = dataclasses.replace(faults, **(fault_overrides or {}))
+    try:  # the flags are checked like the file: a nan timeout would raise in a handler
+        faults = validate_faults(dataclasses.asdict(faults) | (fault_overrides or {}))
+    except FaultsError as exc:
+        flag = f"--{exc.key.replace('_', '-')}" if exc.key else "faults"
+        raise CapacityError(f"{flag}: {str(exc).split(': ', 1)[-1]}") from None
     world = World(data, faults)
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
+    except (OverflowError, ValueError) as exc:  # bind() refuses a port outside 0..65535
+        raise CapacityError(f"invalid port {port}: {exc}") from None
     server.daemon_threads = True
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     try:

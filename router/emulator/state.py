@@ -11,7 +11,8 @@ import re
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from router import yamlsafe
@@ -25,8 +26,32 @@ FAULT_KEYS = {"seed", "latency_ms", "error_5xx_rate", "rate_limit_rate", "timeou
               "timeout_s"}
 
 
+# Bounds on every number the emulator takes from a capacity file, a reset
+# request or a flag: a count or a sleep of 10**400 (or nan) would otherwise
+# surface as an OverflowError or ValueError deep inside a request handler.
+MAX_COUNT = 1_000_000  # machines, pods or GPUs of one kind
+MAX_QUOTA = 1_000_000_000.0
+MAX_SEED = 2**63 - 1
+MAX_PORT = 65_535
+_FAULT_RANGES: dict[str, tuple[float, float]] = {
+    "latency_ms": (0.0, 600_000.0),  # ten minutes
+    "timeout_s": (0.0, 3_600.0),
+    **{key: (0.0, 1.0) for key in ("error_5xx_rate", "rate_limit_rate", "timeout_rate",
+                                   "silent_operation_error_rate",
+                                   "insert_timeout_creates_rate")},
+}
+
+
 class CapacityError(ValueError):
-    pass
+    """Bad emulator input: the capacity file, faults, or the port."""
+
+
+class FaultsError(CapacityError):
+    """A bad fault setting; `key` names it (None: the faults as a whole)."""
+
+    def __init__(self, key: str | None, message: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 class ApiError(Exception):
@@ -57,6 +82,39 @@ class Faults:
     timeout_s: float = 30.0  # how long a stalled response stalls
 
 
+def validate_faults(values: Any) -> Faults:
+    """Faults from a mapping (a capacity file's `faults:`, a reset request, the
+    flags), every value checked against its range. Raises FaultsError."""
+    if not isinstance(values, dict):
+        raise FaultsError(None, "faults: expected a mapping")
+    for key, value in values.items():
+        if key not in FAULT_KEYS:
+            raise FaultsError(None, f"faults: unknown key {str(key)[:40]!r} "
+                                    f"(allowed: {', '.join(sorted(FAULT_KEYS))})")
+        if key == "async_capacity_errors":
+            if not isinstance(value, bool):
+                raise FaultsError(key, f"faults.{key}: expected true or false")
+        elif key == "seed":
+            if isinstance(value, bool) or not isinstance(value, int) or \
+                    not 0 <= value <= MAX_SEED:
+                raise FaultsError(key, f"faults.seed: expected an integer within 0..{MAX_SEED}")
+        else:
+            low, high = _FAULT_RANGES[key]
+            # Compared, never converted: nan fails, and 10**400 cannot reach float().
+            if isinstance(value, bool) or not isinstance(value, int | float) or \
+                    not low <= value <= high:
+                raise FaultsError(key, f"faults.{key}: expected a number within "
+                                       f"{low:g}..{high:g}")
+    return Faults(**values)
+
+
+def validate_port(port: Any) -> int:
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= MAX_PORT:
+        shown = str(port) if isinstance(port, int) and abs(port) < 10**12 else "value"
+        raise CapacityError(f"invalid port {shown}: must be within 0..{MAX_PORT}")
+    return port
+
+
 @dataclass
 class Instance:
     project: str
@@ -68,10 +126,15 @@ class Instance:
     metadata: dict[str, str]
     labels: dict[str, str]
     status: str = "RUNNING"
+    created: float = field(default_factory=time.time)
 
     def resource(self) -> dict[str, Any]:
         base = f"https://www.googleapis.com/compute/v1/projects/{self.project}/zones/{self.zone}"
+        # RFC 3339 with a numeric offset, as Compute Engine writes it.
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(self.created)) + \
+            f".{int(self.created * 1000) % 1000:03d}-00:00"
         return {"kind": "compute#instance", "name": self.name, "status": self.status,
+                "creationTimestamp": stamp,
                 "zone": base, "selfLink": f"{base}/instances/{self.name}",
                 "machineType": f"{base}/machineTypes/{self.machine_type}",
                 "scheduling": {"provisioningModel": self.provisioning},
@@ -84,7 +147,9 @@ def region_of(zone: str) -> str:
 
 
 def gpus_of(machine_type: str) -> int:
-    match = re.search(r"-(\d+)g$", machine_type)
+    # ASCII digits, a few: \d also matches other scripts' digits, and int() of a
+    # 5000-digit run raises inside the request handler.
+    match = re.search(r"-([0-9]{1,6})g$", machine_type)
     return int(match.group(1)) if match else 1
 
 
@@ -186,11 +251,25 @@ class World:
             if not machine_type:
                 raise ApiError(400, "invalid", "Invalid value for field 'resource.machineType'")
             scheduling = body.get("scheduling") or {}
+            meta = body.get("metadata") or {}
+            items = (meta.get("items") or []) if isinstance(meta, dict) else None
+            labels = body.get("labels") or {}
+            # Checked before any state changes: a wrong-typed field is a 400, as
+            # Compute Engine answers it, not an AttributeError in the handler.
+            for field_name, ok in (("scheduling", isinstance(scheduling, dict)),
+                                   ("metadata", isinstance(items, list) and
+                                    all(isinstance(i, dict) and isinstance(i.get("key", ""), str)
+                                        for i in items)),
+                                   ("labels", isinstance(labels, dict))):
+                if not ok:
+                    raise ApiError(400, "invalid",
+                                   f"Invalid value for field 'resource.{field_name}'")
             model = scheduling.get("provisioningModel", "STANDARD")
-            if model not in MODELS:
-                raise ApiError(400, "invalid", f"Invalid provisioning model {model}")
-            if model == "FLEX_START" and not (scheduling.get("maxRunDuration") or {}).get(
-                    "seconds"):
+            if not isinstance(model, str) or model not in MODELS:
+                raise ApiError(400, "invalid", f"Invalid provisioning model {str(model)[:40]}")
+            max_run = scheduling.get("maxRunDuration") or {}
+            if model == "FLEX_START" and not (isinstance(max_run, dict) and
+                                              max_run.get("seconds")):
                 raise ApiError(400, "invalid", "FLEX_START requires scheduling.maxRunDuration")
             if self.roll(self.faults.rate_limit_rate):
                 raise ApiError(429, "rateLimitExceeded",
@@ -230,10 +309,9 @@ class World:
                 self._remember(request_id, op)
                 return op, False
             self.capacity[cap_key] -= 1
-            metadata = {item.get("key", ""): item.get("value", "")
-                        for item in (body.get("metadata") or {}).get("items") or []}
+            metadata = {item.get("key", ""): item.get("value", "") for item in items or []}
             self.instances[key] = Instance(project, zone, name, machine_type, model, gpus,
-                                           metadata, dict(body.get("labels") or {}))
+                                           metadata, dict(labels))
             op = self._operation(project, zone, "insert", target)
             self._remember(request_id, op)
             stall = self.roll(self.faults.insert_timeout_creates_rate)
@@ -280,7 +358,12 @@ class World:
     def deploy_pod(self, fields: dict[str, Any]) -> dict[str, Any]:
         with self.lock:
             gpu = str(fields.get("gpuTypeId"))
-            count = int(fields.get("gpuCount") or 1)
+            count = fields.get("gpuCount") or 1
+            if isinstance(count, str) and count.isascii() and count.isdigit() and len(count) < 10:
+                count = int(count)
+            if isinstance(count, bool) or not isinstance(count, int) or \
+                    not 1 <= count <= MAX_COUNT:
+                raise ApiError(400, "invalid", f"invalid gpuCount {str(count)[:40]!r}")
             if self.runpod_capacity.get(gpu, 0) < count:
                 raise LookupError(RUNPOD_NO_CAPACITY)
             self.runpod_capacity[gpu] -= count
@@ -325,48 +408,98 @@ class World:
 def load_capacity(path: str) -> tuple[dict[str, Any], Faults]:
     """Read and validate a capacity file. Raises CapacityError with file:line."""
     from router import textfile
+    from router.config import shown_path
 
-    try:
+    shown = shown_path(path)
+    try:  # textfile.read refuses anything but a regular file: a FIFO would block
         text = textfile.read(path, 2_000_000, "capacity file")
     except textfile.TextFileError as exc:
-        where = f"{path}:{exc.line}" if exc.line else path
+        where = f"{shown}:{exc.line}" if exc.line else shown
         raise CapacityError(f"{where}: {exc.message}") from None
     try:
         located = yamlsafe.load(text)
     except yamlsafe.YamlError as exc:
-        raise CapacityError(f"{path}:{exc.line}: {exc.message}") from None
+        raise CapacityError(f"{shown}:{exc.line}: {exc.message}") from None
     data = located.data or {}
 
     def fail(at: tuple[Any, ...], message: str) -> CapacityError:
-        return CapacityError(f"{path}:{located.line_of(at)}: {message}")
+        return CapacityError(f"{shown}:{located.line_of(at)}: {message}")
+
+    return data, validate_capacity(data, fail)
+
+
+def validate_capacity(data: Any,
+                      fail: Callable[[tuple[Any, ...], str], CapacityError] | None = None
+                      ) -> Faults:
+    """Check a capacity document (file or reset request) before World reads it;
+    returns its faults. `fail(key_path, message)` builds the error (a file adds
+    its line); by default the message alone."""
+    if fail is None:
+        def fail(at: tuple[Any, ...], message: str) -> CapacityError:
+            return CapacityError(message)
+
+    def mapping(value: Any, at: tuple[Any, ...]) -> dict[Any, Any]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise fail(at, f"{'.'.join(map(str, at))}: expected a mapping")
+        return value
+
+    def name(value: Any, at: tuple[Any, ...]) -> None:
+        if not isinstance(value, str) or not value.strip() or len(value) > 200 or \
+                any(not c.isprintable() for c in value):
+            raise fail(at, f"{'.'.join(map(str, at[:-1]))}: {str(value)[:40]!r} is not a "
+                           "valid name (printable text, 1..200 characters)")
+
+    def count(value: Any, at: tuple[Any, ...], what: str, maximum: float = MAX_COUNT,
+              integer: bool = True) -> None:
+        kind = int if integer else int | float
+        if isinstance(value, bool) or not isinstance(value, kind) or \
+                not 0 <= value <= maximum:
+            raise fail(at, f"{what}: expected {'a count' if integer else 'a number'} "
+                           f"within 0..{maximum:g}")
 
     if not isinstance(data, dict):
         raise fail((), "capacity file must be a mapping")
     for key in data:
         if key not in ("gce", "runpod", "faults"):
-            raise fail((key,), f"unknown key {key!r} (allowed: gce, runpod, faults)")
-    gce = data.get("gce") or {}
-    if not isinstance(gce, dict):
-        raise fail(("gce",), "gce must be a mapping")
+            raise fail((key,), f"unknown key {str(key)[:40]!r} (allowed: gce, runpod, faults)")
+    gce = mapping(data.get("gce"), ("gce",))
     for key in gce:
         if key not in ("zones", "quotas", "reject_auth"):
-            raise fail(("gce", key), f"gce: unknown key {key!r}")
-    for zone, machines in (gce.get("zones") or {}).items():
+            raise fail(("gce", key), f"gce: unknown key {str(key)[:40]!r}")
+    for zone, machines in mapping(gce.get("zones"), ("gce", "zones")).items():
+        name(zone, ("gce", "zones", zone))
         if not isinstance(machines, dict):
             raise fail(("gce", "zones", zone), f"gce.zones.{zone}: expected a mapping")
         for machine, models in machines.items():
+            name(machine, ("gce", "zones", zone, machine))
             if not isinstance(models, dict):
                 raise fail(("gce", "zones", zone, machine), f"{machine}: expected a mapping")
-            for model, count in models.items():
-                if model not in MODELS or isinstance(count, bool) or not isinstance(count, int) \
-                        or count < 0:
+            for model, n in models.items():
+                if model not in MODELS:
                     raise fail(("gce", "zones", zone, machine, model),
-                               f"{zone}.{machine}.{model}: expected SPOT/FLEX_START/STANDARD "
-                               "with a count >= 0")
-    runpod = data.get("runpod") or {}
-    if not isinstance(runpod, dict) or set(runpod) - {"gpus", "reject_keys"}:
+                               f"{zone}.{machine}: expected SPOT/FLEX_START/STANDARD, got "
+                               f"{str(model)[:40]!r}")
+                count(n, ("gce", "zones", zone, machine, model), f"{zone}.{machine}.{model}")
+    for region, metrics in mapping(gce.get("quotas"), ("gce", "quotas")).items():
+        name(region, ("gce", "quotas", region))
+        for metric, limit in mapping(metrics, ("gce", "quotas", region)).items():
+            name(metric, ("gce", "quotas", region, metric))
+            count(limit, ("gce", "quotas", region, metric), f"gce.quotas.{region}.{metric}",
+                  MAX_QUOTA, integer=False)
+    if not isinstance(gce.get("reject_auth", False), bool):
+        raise fail(("gce", "reject_auth"), "gce.reject_auth: expected true or false")
+    runpod = mapping(data.get("runpod"), ("runpod",))
+    if set(runpod) - {"gpus", "reject_keys"}:
         raise fail(("runpod",), "runpod: allowed keys are gpus, reject_keys")
-    faults_raw = data.get("faults") or {}
-    if not isinstance(faults_raw, dict) or set(faults_raw) - FAULT_KEYS:
-        raise fail(("faults",), f"faults: allowed keys are {', '.join(sorted(FAULT_KEYS))}")
-    return data, Faults(**faults_raw)
+    for gpu, n in mapping(runpod.get("gpus"), ("runpod", "gpus")).items():
+        name(gpu, ("runpod", "gpus", gpu))
+        count(n, ("runpod", "gpus", gpu), f"runpod.gpus.{gpu}")
+    keys = runpod.get("reject_keys") or []
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise fail(("runpod", "reject_keys"), "runpod.reject_keys: expected a list of strings")
+    try:
+        return validate_faults(data.get("faults") or {})
+    except FaultsError as exc:
+        raise fail(("faults",) if exc.key is None else ("faults", exc.key), str(exc)) from None
