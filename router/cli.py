@@ -141,7 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
                             ("silent-operation-error-rate",
                              "DONE operations with error.errors and no HTTP status"),
                             ("insert-timeout-creates-rate",
-                             "inserts that stall but still create the VM")):
+                             "inserts that stall but still create the VM"),
+                            ("reclaim-after-insert-rate",
+                             "SPOT/FLEX_START VMs reclaimed as soon as their insert is DONE")):
         faults.add_argument(f"--{name}", type=_rate, metavar="P", help=help_text)
     faults.add_argument("--async-capacity-errors", action="store_true", default=None,
                         help="capacity misses as failed operations instead of 503s")
@@ -193,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             overrides = {key: value for key in (
                 "latency_ms", "error_5xx_rate", "rate_limit_rate", "timeout_rate",
                 "silent_operation_error_rate", "insert_timeout_creates_rate",
+                "reclaim_after_insert_rate",
                 "async_capacity_errors", "timeout_s", "seed")
                 if (value := getattr(args, key)) is not None}
             try:

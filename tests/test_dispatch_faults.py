@@ -151,6 +151,7 @@ def draw(index: int) -> Spec:
               "error_5xx_rate": rate(), "rate_limit_rate": rate(), "timeout_rate": rate() / 2,
               "silent_operation_error_rate": rate(),
               "insert_timeout_creates_rate": rate() / 2,
+              "reclaim_after_insert_rate": rate() / 2,
               "async_capacity_errors": rng.random() < 0.5, "timeout_s": 0.6}
     if kind.startswith("concurrent"):
         # A slower first dispatcher, so the second one meets it alive.

@@ -113,32 +113,17 @@ def test_a_launch_that_dies_before_selection_is_a_miss(emulator) -> None:
     """A SPOT VM reclaimed between its insert and the read-back is not
     selected: the walk moves on and selects a machine that lives."""
     emu = emulator({"gce": {"zones": {"us-central1-a": {"a2-ultragpu-8g": {"SPOT": 1}},
-                                      "us-east4-c": {"a2-ultragpu-4g": {"SPOT": 1}}},
-                            "quotas": quotas()}})
-    proc = subprocess.Popen(argv(emu, "--dispatch-id", "die1", "--", "true"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    killer_done = threading.Event()
-
-    def reclaim() -> None:  # reclaim the 8x machine as soon as it exists
-        deadline = time.time() + 60
-        while time.time() < deadline and not killer_done.is_set():
-            for inst in emu.state()["instances"]:
-                if "-8x-" in inst["name"]:
-                    post(f"{emu.url}/_emulator/preempt", {"name": inst["name"]})
-                    killer_done.set()
-                    return
-            time.sleep(0.002)
-
-    thread = threading.Thread(target=reclaim)
-    thread.start()
-    out, err = proc.communicate(timeout=120)
-    killer_done.set()
-    thread.join()
-    assert proc.returncode == 0, err
-    chosen = selection(events_of(out))
-    # The 8x machine was reclaimed before it could be selected: the walk moved
-    # on to the only other capacity, the 4x machine, which lives.
-    assert "-4x-" in chosen["instance"], chosen
+                                      "us-east4-c": {"a2-ultragpu-4g": {"STANDARD": 1}}},
+                            "quotas": quotas()}}, "--reclaim-after-insert-rate", "1")
+    result = subprocess.run(argv(emu, "--dispatch-id", "die1", "--", "true"),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    events = events_of(result.stdout)
+    lost = [e for e in events if e["event"] == "epm:backend-attempt" and e.get("readback")]
+    assert lost and lost[0]["readback"] == "preempted"
+    assert lost[0]["machine_type"] == "a2-ultragpu-8g" and lost[0]["outcome"] == "capacity-miss"
+    chosen = selection(events)
+    assert chosen["machine_type"] == "a2-ultragpu-4g" and chosen["provisioning"] == "STANDARD"
     assert live(emu) == [chosen["instance"]]
 
 
@@ -243,9 +228,12 @@ def test_signal_mid_rung_releases_everything_and_exits(emulator, signum, code) -
     assert len(released) == 2 and live(emu) == []
 
 
-def test_second_ctrl_c_prints_what_may_be_live_and_the_sweep_command(emulator) -> None:
+def test_second_ctrl_c_prints_what_may_be_live_and_the_sweep_command(emulator,
+                                                                      tmp_path) -> None:
     emu = emulator({"gce": {"zones": EIGHT_WIDE, "quotas": quotas()}}, "--latency-ms", "2000")
-    proc = subprocess.Popen(argv(emu, "--dispatch-id", "twice", "--", "true"),
+    quick = ladder(tmp_path, request_timeout=1, operation_timeout=4)
+    proc = subprocess.Popen(argv(emu, "--dispatch-id", "twice", "--", "true",
+                                 ladder_file=quick),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
     for line in proc.stdout:

@@ -179,3 +179,55 @@ def test_config_files_are_found_by_default_and_by_the_workspace_key(tmp_path: Pa
 ])
 def test_config_comments_strings_and_removals(path: str, text: str, lines: list[int]) -> None:
     assert [f.line for f in dollar_config.check(path, text)] == lines
+
+
+TRICKY = '''"""Module docstring mentioning cost."""
+import os
+
+# a comment before a decorated class
+
+@dataclass  # trailing
+# between decorators
+@frozen
+class Settings:
+    max_cost_usd: float = 5.0; other = 1
+    name: str = "x"
+
+
+a = 1; MAX_BUDGET = 3.0; b = 2
+
+
+def run(spent, max_budget_per_task: float = 4.0):
+    """A docstring
+    spanning lines."""
+    if spent > max_budget_per_task:
+        raise SystemExit(
+            "over")
+
+
+async def watch(meter):
+    while meter.cost_usd < meter.cap_usd:
+        await meter.tick()
+'''
+
+
+@pytest.mark.parametrize("text", [TRICKY, TRICKY.replace("\n", "\r\n"),
+                                  "\n\n\n" + TRICKY + "\n# trailing comment\n"])
+def test_positions_match_libcsts_whole_module_positions(text: str) -> None:
+    """The rule places findings from the top-level statements alone; they must
+    land exactly where libcst's whole-module positions put them."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    module, _ = dollar_cap._parse("tricky.py", text)
+    collector = dollar_cap._visitor_class()(False)
+    for index, statement in enumerate(module.body):
+        collector.top = index
+        statement.visit(collector)
+    collector.enforced()
+    assert len(collector.hits) >= 5
+    fast = dollar_cap._positions(module, text, collector.hits)
+    full = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for hit in collector.hits:
+        for node in (hit.node, hit.fix):
+            if node is not None:
+                assert fast[node] == full[node], hit.message

@@ -290,12 +290,13 @@ def _is_test_file(path: str) -> bool:
 
 
 class _Hit:
-    __slots__ = ("fix", "message", "node")
+    __slots__ = ("fix", "message", "node", "top")
 
-    def __init__(self, node: Any, message: str, fix: Any = None) -> None:
+    def __init__(self, node: Any, message: str, fix: Any = None, top: int = -1) -> None:
         self.node = node
         self.message = message
         self.fix = fix  # a literal whose text becomes None under --fix
+        self.top = top  # the index of the top-level statement it sits in
 
 
 def _visitor_class() -> type:
@@ -306,8 +307,9 @@ def _visitor_class() -> type:
             super().__init__()
             self.test_file = test_file
             self.hits: list[_Hit] = []
-            # (comparison, stops (a bool or a _Lazy), loop, enclosing class)
-            self.gates: list[tuple[Any, Any, bool, str | None]] = []
+            self.top = -1  # the top-level statement being visited
+            # (comparison, stops (a bool or a _Lazy), loop, enclosing class, top)
+            self.gates: list[tuple[Any, Any, bool, str | None, int]] = []
             self.aliases: set[str] = set()  # variables that hold a dollar cap
             self.alias_candidates: list[tuple[str, list[str]]] = []
             self.cap_functions: set[str] = set()  # functions that return a cap
@@ -320,6 +322,9 @@ def _visitor_class() -> type:
             self.attr_of: dict[tuple[str, str], str] = {}  # (class, param) -> attribute
             self.constructions: list[tuple[str, list[tuple[str | int, list[str]]]]] = []
             self.cap_attrs: dict[str, set[str]] = {}  # class -> attributes holding a cap
+
+        def hit(self, node: Any, message: str, fix: Any = None) -> None:
+            self.hits.append(_Hit(node, message, fix, self.top))
 
         # ---- context ---------------------------------------------------------------------
 
@@ -377,7 +382,7 @@ def _visitor_class() -> type:
             if _is_removal(value) or _not_an_amount(value):
                 return
             fix = value if _number(value) is not None else None
-            self.hits.append(_Hit(node, f"{what} '{name}' sets a dollar cap", fix))
+            self.hit(node, f"{what} '{name}' sets a dollar cap", fix)
 
         def visit_Assign(self, node: cst.Assign) -> None:
             reporting = False
@@ -412,7 +417,7 @@ def _visitor_class() -> type:
             name = _name_of(node.target)
             if node.value is None:
                 if name and is_dollar_cap_name(name) and not self.report:
-                    self.hits.append(_Hit(node.target, f"field '{name}' declares a dollar cap"))
+                    self.hit(node.target, f"field '{name}' declares a dollar cap")
                 return
             self.set_hit(node.target, name, "field", node.value)
             if name and isinstance(node.target, cst.Name):
@@ -421,7 +426,7 @@ def _visitor_class() -> type:
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             name = _name_of(node.target)
             if name and is_dollar_cap_name(name) and not self.report:
-                self.hits.append(_Hit(node.target, f"name '{name}' changes a dollar cap"))
+                self.hit(node.target, f"name '{name}' changes a dollar cap")
 
         def visit_Param(self, node: cst.Param) -> None:
             # A parameter sets a cap only through its default; one without a
@@ -432,7 +437,7 @@ def _visitor_class() -> type:
             name = node.name.value
             if is_dollar_cap_name(name) and not self.test_file:
                 fix = default if _number(default) is not None else None
-                self.hits.append(_Hit(node, f"parameter '{name}' takes a dollar cap", fix))
+                self.hit(node, f"parameter '{name}' takes a dollar cap", fix)
 
         def visit_Arg(self, node: cst.Arg) -> None:
             if self.report:
@@ -446,8 +451,8 @@ def _visitor_class() -> type:
                 elif not _is_removal(node.value) and any(
                         is_dollar_cap_name(n) for n in _leaf_names(node.value)) and \
                         (has_money(callee) or is_limit_name(keyword)):
-                    self.hits.append(_Hit(node, f"argument '{keyword}' passes a dollar cap "
-                                                f"into {callee or 'a call'}"))
+                    self.hit(node, f"argument '{keyword}' passes a dollar cap "
+                                                f"into {callee or 'a call'}")
                 return
             value = _string_value(node.value)
             if not value or call is None or call.args[0] is not node:
@@ -480,7 +485,7 @@ def _visitor_class() -> type:
                 return
             owner = self.classes[-1] if self.classes else None
             for comparison in _comparisons(expr):
-                self.gates.append((comparison, stops, kind == "loop", owner))
+                self.gates.append((comparison, stops, kind == "loop", owner, self.top))
 
         def visit_If(self, node: cst.If) -> None:
             self.gate(node.test, _Lazy(node.body), "if")
@@ -545,10 +550,10 @@ def _visitor_class() -> type:
             or class attribute that carries a cap counts wherever it is
             compared."""
             self.resolve()
-            for comparison, stops, loop, owner in self.gates:
+            for comparison, stops, loop, owner, top in self.gates:
                 message = self._gate(comparison, stops, loop, owner)
                 if message:
-                    self.hits.append(_Hit(comparison, message))
+                    self.hits.append(_Hit(comparison, message, top=top))
 
         def _gate(self, comparison: Any, stops: Any, loop: bool,
                   owner: str | None) -> str | None:
@@ -684,14 +689,13 @@ def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, An
     if _COLLECTOR is None:
         _COLLECTOR = _visitor_class()
     collector = _COLLECTOR(_is_test_file(path))
-    module.visit(collector)
+    for index, statement in enumerate(module.body):
+        collector.top = index
+        statement.visit(collector)
     collector.enforced()
     if not collector.hits:
         return [], []
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
+    positions = _positions(module, text, collector.hits)
     findings: dict[Finding, Any] = {}
     for hit in collector.hits:
         pos = positions.get(hit.node)
@@ -706,6 +710,59 @@ def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, An
             continue
         ordered.append(finding)
     return ordered, [(f, findings[f], None) for f in ordered if findings[f] is not None]
+
+
+def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
+    """Where each hit's nodes are. libcst computes positions by generating the
+    code of the whole module, most of the rule's cost on a large file; so only
+    the top-level statements that hold a hit are generated, each alone, and
+    placed in the file by the stdlib parser's line numbers. Where the stdlib
+    parser cannot read the file (newer syntax), the whole module is used."""
+    import ast
+
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    starts: list[int] = []
+    if tree is not None:
+        # libcst's top-level statements, mapped onto ast's: a line of
+        # `a = 1; b = 2` is one statement to libcst and two to ast.
+        index = 0
+        for statement in module.body:
+            if index >= len(tree.body):
+                break
+            node = tree.body[index]
+            first = min([d.lineno for d in getattr(node, "decorator_list", [])] +
+                        [node.lineno])
+            starts.append(first)
+            index += len(statement.body) if isinstance(statement,
+                                                       cst.SimpleStatementLine) else 1
+    if len(starts) != len(module.body):
+        return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))
+    positions: dict[Any, Any] = {}
+    for top in sorted({hit.top for hit in hits}):
+        statement = module.body[top]
+        mini = module.with_changes(body=[statement], header=[], footer=[])
+        found = MetadataWrapper(mini, unsafe_skip_copy=True).resolve(PositionProvider)
+        leading = len(statement.leading_lines)
+        decorators = getattr(statement, "decorators", ())
+        if decorators:
+            leading += len(decorators[0].leading_lines)
+        shift = starts[top] - (leading + 1)
+        for hit in hits:
+            if hit.top != top:
+                continue
+            for node in (hit.node, hit.fix):
+                if node is not None and node in found:
+                    pos = found[node]
+                    positions[node] = type(pos)(
+                        type(pos.start)(pos.start.line + shift, pos.start.column),
+                        type(pos.end)(pos.end.line + shift, pos.end.column))
+    return positions
 
 
 def check(path: str, text: str) -> list[Finding]:

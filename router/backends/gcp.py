@@ -42,6 +42,8 @@ CAPACITY_CODES = ("ZONE_RESOURCE_POOL_EXHAUSTED", "ZONE_RESOURCE_POOL_EXHAUSTED_
 QUOTA_CODES = ("QUOTA_EXCEEDED", "quotaExceeded")
 RATE_CODES = ("RESOURCE_OPERATION_RATE_EXCEEDED", "rateLimitExceeded", "userRateLimitExceeded")
 MAX_RETRIES = 5
+# The longest the retries of one request can sleep in all (0.1 s doubling, at most 2 s).
+BACKOFF_TOTAL = sum(min(0.1 * 2 ** attempt, 2.0) for attempt in range(MAX_RETRIES + 1))
 NAMESPACE = uuid.UUID("6f1c3c5e-7d2a-4f0e-9a55-3b1c2d4e5f60")
 DISPATCH_LABEL = "wl-dispatch"
 
@@ -314,7 +316,7 @@ class GcpBackend:
         window = self.config.gcp.operation_timeout_seconds
         # Written before it is sent: whoever looks next knows it may land, up
         # to the operation window after the last retry there is time for.
-        retry_seconds = (MAX_RETRIES + 1) * (timeout + 2.0)
+        retry_seconds = (MAX_RETRIES + 1) * timeout + BACKOFF_TOTAL
         self.ctx.record(machine, "sent", time.time() + retry_seconds + window)
         op = None
         for attempt in range(MAX_RETRIES + 1):

@@ -23,7 +23,7 @@ RUNPOD_NO_CAPACITY = ("There are no longer any instances available with the requ
 MODELS = ("SPOT", "FLEX_START", "STANDARD")
 FAULT_KEYS = {"seed", "latency_ms", "error_5xx_rate", "rate_limit_rate", "timeout_rate",
               "silent_operation_error_rate", "insert_timeout_creates_rate", "async_capacity_errors",
-              "timeout_s"}
+              "timeout_s", "reclaim_after_insert_rate"}
 
 
 # Bounds on every number the emulator takes from a capacity file, a reset
@@ -38,7 +38,8 @@ _FAULT_RANGES: dict[str, tuple[float, float]] = {
     "timeout_s": (0.0, 3_600.0),
     **{key: (0.0, 1.0) for key in ("error_5xx_rate", "rate_limit_rate", "timeout_rate",
                                    "silent_operation_error_rate",
-                                   "insert_timeout_creates_rate")},
+                                   "insert_timeout_creates_rate",
+                                   "reclaim_after_insert_rate")},
 }
 
 
@@ -80,6 +81,9 @@ class Faults:
     insert_timeout_creates_rate: float = 0.0  # stalls, but the VM is created anyway
     async_capacity_errors: bool = False  # capacity misses as failed operations, not 503s
     timeout_s: float = 30.0  # how long a stalled response stalls
+    # A SPOT / FLEX_START VM reclaimed the moment its insert is DONE: the
+    # operation says success, and a read-back finds nothing.
+    reclaim_after_insert_rate: float = 0.0
 
 
 def validate_faults(values: Any) -> Faults:
@@ -314,6 +318,9 @@ class World:
                                            metadata, dict(labels))
             op = self._operation(project, zone, "insert", target)
             self._remember(request_id, op)
+            if model != "STANDARD" and self.roll(self.faults.reclaim_after_insert_rate):
+                del self.instances[key]
+                self.capacity[cap_key] += 1
             stall = self.roll(self.faults.insert_timeout_creates_rate)
             return op, stall
 
