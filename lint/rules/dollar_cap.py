@@ -236,32 +236,19 @@ def _stops(body: Any) -> bool:
     import libcst as cst
 
     found = False
+    leaves = (cst.Raise, cst.Return, cst.Break, cst.Continue)
 
     class Finder(cst.CSTVisitor):
-        def visit_Raise(self, node: cst.Raise) -> None:
+        def on_visit(self, node: cst.CSTNode) -> bool:
             nonlocal found
-            found = True
-
-        def visit_Return(self, node: cst.Return) -> None:
-            nonlocal found
-            found = True
-
-        def visit_Break(self, node: cst.Break) -> None:
-            nonlocal found
-            found = True
-
-        def visit_Continue(self, node: cst.Continue) -> None:
-            nonlocal found
-            found = True
-
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            name = _callee(node) or ""
-            if name in STOP_CALLS or name.lower().startswith(("stop", "abort", "halt")):
+            if isinstance(node, leaves):
                 found = True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
+            elif isinstance(node, cst.Call):
+                name = _callee(node) or ""
+                if name in STOP_CALLS or name.lower().startswith(("stop", "abort", "halt")):
+                    found = True
+            # A nested function's body runs later, if at all: it does not stop this block.
+            return not found and not isinstance(node, cst.FunctionDef | cst.Lambda)
 
     body.visit(Finder())
     return found
