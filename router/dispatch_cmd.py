@@ -129,6 +129,8 @@ def _run(args: argparse.Namespace, events: EventLog, console: Console, request: 
         code = dispatcher.run()
         if dispatcher.cleanup_errors:
             return 2  # a machine may outlive us: never report plain success
+        if dispatcher.signum is not None:  # it came while the last requests settled
+            raise Cancelled(dispatcher.signum)
         if code == 0 and args.follow:
             from router.follow import follow
 
