@@ -19,7 +19,6 @@ from lint.findings import Finding
 from lint.money import MONEY_KEYS, is_dollar_cap_name
 
 NAME = "dollar-cap"
-SUFFIXES = (".yaml", ".yml", ".toml", ".json")
 _NUMBER = r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _YAML = re.compile(rf"^(?P<indent>\s*(?:-\s+)?)(?P<q>['\"]?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)"
                    rf"\s*:\s+(?P<value>{_NUMBER}|['\"]{_NUMBER}['\"])\s*(?:#.*)?$")

@@ -63,10 +63,6 @@ def has_money(name: str) -> bool:
     return bool(words(name) & MONEY) or _money_budget(name)
 
 
-def has_cap(name: str) -> bool:
-    return bool(words(name) & CAP)
-
-
 @lru_cache(maxsize=8192)
 def is_dollar_cap_name(name: str) -> bool:
     """A name for a limit in money: a money word and a cap word, or a budget

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from router.backends import NAMES, Backends, Endpoints
@@ -23,20 +22,12 @@ def ladder_backends(cfg: LadderConfig) -> list[str]:
     return [name for name in NAMES if present[name]]
 
 
-def endpoints(args: argparse.Namespace) -> Endpoints:
-    return Endpoints(
-        gcp_project=args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
-        or os.environ.get("CLOUDSDK_CORE_PROJECT"),
-        gcp_endpoint=args.gcp_endpoint, runpod_endpoint=args.runpod_endpoint,
-        skip=frozenset(args.skip_backend or ()))
-
-
 def run_check(args: argparse.Namespace) -> int:
     from router import config as ladder_config
     from router.dispatch import run_checks
 
     cfg = ladder_config.load(args.ladder)
-    where = endpoints(args)
+    where = Endpoints.from_args(args)
     names = [n for n in ladder_backends(cfg) if n not in where.skip]
     ctx = Context(cfg, EventLog("check", None, stdout=False), Workload("check", ""))
     regions = list(dict.fromkeys(z.rsplit("-", 1)[0] for fam in cfg.families.values()

@@ -57,6 +57,16 @@ def _skip_flag(parser: argparse.ArgumentParser) -> None:
                         metavar="NAME", help="leave this backend out on purpose (repeatable)")
 
 
+def _backend_flags(parser: argparse.ArgumentParser) -> None:
+    """What sweep and check share: the ladder, every backend's endpoint, the
+    backends to leave out, and the output format."""
+    parser.add_argument("--ladder", metavar="FILE")
+    _gcp_flags(parser)
+    parser.add_argument("--runpod-endpoint", metavar="URL")
+    _skip_flag(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -116,18 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="sweep every dispatch's leftovers older than AGE (e.g. 30m, 6h, 2d)")
     sweep.add_argument("--all", action="store_true",
                        help="release the selection too (the workload is stopped)")
-    sweep.add_argument("--ladder", metavar="FILE")
-    _gcp_flags(sweep)
-    sweep.add_argument("--runpod-endpoint", metavar="URL")
-    _skip_flag(sweep)
-    sweep.add_argument("--format", choices=("text", "json"), default="text")
+    _backend_flags(sweep)
 
     check = sub.add_parser("check", help="can each backend on the ladder be used?")
-    check.add_argument("--ladder", metavar="FILE")
-    _gcp_flags(check)
-    check.add_argument("--runpod-endpoint", metavar="URL")
-    _skip_flag(check)
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    _backend_flags(check)
 
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")

@@ -74,13 +74,6 @@ class Dispatcher:
         self.started = False  # past the preflight: machines may exist
         events.listeners.append(self.console.on_event)
 
-    @property
-    def kept(self) -> dict[str, Any] | None:
-        """The selected machine's handle and backend (for --follow)."""
-        if self.selection is None:
-            return None
-        return {**self.selection.handle, "backend": self.selection.backend}
-
     def on_ladder(self) -> list[str]:
         present = {r.backend for r in self.rungs}
         return [name for name in NAMES if name in present]
@@ -147,12 +140,7 @@ class Dispatcher:
         dispatch_id = self.ctx.workload.dispatch_id
         records = self.ctx.ledger.machines(dispatch_id) if self.ctx.ledger else []
         chosen_before = {r.key for _, r in records if r.state == "selected"}
-        for _, record in records:
-            if record.state == "sent" and record.lands_by > time.time() \
-                    and record.backend in self.on_ladder():
-                self.backends[record.backend].watch(
-                    Machine(record.backend, record.key, record.handle, None, {}, None,
-                            dispatch_id), record.lands_by)
+        self.backends.watch_unanswered(records, self.on_ladder())
         alive: list[tuple[Machine, dict[str, Any]]] = []
         for name in self.on_ladder():
             backend = self.backends[name]

@@ -29,10 +29,6 @@ from router.events import EventLog, EventsFileError
 EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
-class DispatchFailed(Exception):
-    """Exit 2 after the error was reported (line and event)."""
-
-
 def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
     dispatch_id = args.dispatch_id or uuid.uuid4().hex[:12]
     human = sys.stdout.isatty() and not args.json
@@ -42,8 +38,6 @@ def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
         prepared = _prepare(args, command, dispatch_id, human)
     except EventsFileError as exc:
         return _fail(fallback, f"cannot use --events file {exc}")
-    except DispatchFailed:
-        return 2
     except Exception as exc:
         from router.cli import input_errors
 
@@ -86,18 +80,12 @@ def _prepare(args: argparse.Namespace, command: list[str], dispatch_id: str,
         text = command[0] if len(command) == 1 else shlex.join(command)
     if not text.strip():
         raise UsageError("the launch command is empty: a machine would run nothing")
-    skip = frozenset(args.skip_backend or ())
     sharded = source.phase is not None and source.phase.shardable_axis is not None
     workload = Workload(dispatch_id=dispatch_id, command=text, sharded=sharded)
     selected_extra = {"phase": source.phase.name, "plan": source.plan_path} \
         if source.phase is not None else {}
     events = EventLog(dispatch_id, args.events, stdout=False if human else None)
-    where = Endpoints(
-        gcp_project=args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
-        or os.environ.get("CLOUDSDK_CORE_PROJECT"),
-        gcp_endpoint=args.gcp_endpoint, runpod_endpoint=args.runpod_endpoint,
-        slurm_output_dir=args.slurm_output, skip=skip)
-    options = Options(where=where, rerun=args.dispatch_id is not None)
+    options = Options(where=Endpoints.from_args(args), rerun=args.dispatch_id is not None)
     return events, (request, cfg, workload, options, selected_extra)
 
 

@@ -25,23 +25,7 @@ class EventsFileError(Exception):
     """The --events path cannot be used; the message names why."""
 
 
-def redact(value: Any, secrets: tuple[str, ...] = ()) -> Any:
-    """Redact a record (kept for callers that pass extra literal secrets)."""
-    value = _redact.deep(value)
-    if secrets:
-        return _replace(value, secrets)
-    return value
-
-
-def _replace(value: Any, secrets: tuple[str, ...]) -> Any:
-    if isinstance(value, dict):
-        return {k: _replace(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_replace(v, secrets) for v in value]
-    if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, _redact.MARK)
-    return value
+redact = _redact.deep  # the event's redaction, by its old name
 
 
 def open_append(path: str) -> int:
@@ -68,7 +52,6 @@ class EventLog:
         # Reentrant: a second Ctrl-C's handler may emit while the walk is emitting.
         self.lock = threading.RLock()
         self.listeners: list[Listener] = []
-        self.count = 0
 
     def emit(self, event: str, **fields: Any) -> dict[str, Any]:
         record = {"event": event, "dispatch_id": self.dispatch_id, **fields,
@@ -76,7 +59,6 @@ class EventLog:
         record = _redact.deep(record)
         line = json.dumps(record, sort_keys=False) + "\n"
         with self.lock:
-            self.count += 1
             if self.stdout is not None:
                 try:
                     self.stdout.write(line)

@@ -15,9 +15,9 @@ import sys
 import time
 from typing import Any
 
-from router.backends import Backends
-from router.backends.base import Context, DispatchError, Machine, Workload
-from router.check_cmd import endpoints, ladder_backends
+from router.backends import Backends, Endpoints
+from router.backends.base import Context, DispatchError, Workload
+from router.check_cmd import ladder_backends
 from router.console import describe
 from router.events import EventLog
 
@@ -28,7 +28,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     from router.ledger import LeaseHeld, Ledger, LedgerError
 
     cfg = ladder_config.load(args.ladder)
-    where = endpoints(args)
+    where = Endpoints.from_args(args)
     names = [n for n in ladder_backends(cfg) if n not in where.skip]
     released: list[dict[str, Any]] = []
     events = EventLog(args.dispatch_id or "sweep", None, stdout=False)
@@ -104,11 +104,7 @@ def _late(records: list, backends: Backends, names: list[str], errors: list[str]
           keep: set[str]) -> None:
     """Inserts that never answered can still land: watch them until they
     cannot, releasing what lands."""
-    for dispatch_id, record in records:
-        if record.state == "sent" and record.lands_by > time.time() and record.backend in names:
-            backends[record.backend].watch(Machine(record.backend, record.key, record.handle,
-                                                   None, {}, None, dispatch_id),
-                                           record.lands_by)
+    backends.watch_unanswered(records, names)
     while True:
         pending = [(name, m) for name in names if name in backends.built
                    for m, _ in backends[name].pending()]

@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def emulator_factory(tmp_path: Path):
+    """Start `backend-router emulator` processes (capacity, then any fault
+    flags); every one started is stopped after the test."""
+    from tests.dispatch_support import EmulatorProcess
+
+    started: list[EmulatorProcess] = []
+
+    def start(capacity: dict, *flags: str) -> EmulatorProcess:
+        emu = EmulatorProcess(tmp_path, capacity, *flags)
+        started.append(emu)
+        return emu
+
+    yield start
+    for emu in started:
+        emu.close()
 
 
 # CI sets WL_NO_SKIPS=1 (.ci/run): there, a test that skips because a real part

@@ -12,25 +12,10 @@ import pytest
 
 from tests.dispatch_support import (
     SMALL_LADDER,
-    EmulatorProcess,
     quotas,
     run_dispatch,
     slurm_ready,
 )
-
-
-@pytest.fixture
-def emulator_factory(tmp_path: Path):
-    started: list[EmulatorProcess] = []
-
-    def start(capacity: dict) -> EmulatorProcess:
-        emu = EmulatorProcess(tmp_path, capacity)
-        started.append(emu)
-        return emu
-
-    yield start
-    for emu in started:
-        emu.close()
 
 
 @pytest.fixture(autouse=True)

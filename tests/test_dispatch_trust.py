@@ -32,17 +32,8 @@ EIGHT_WIDE = {"us-central1-a": {"a2-ultragpu-8g": {"SPOT": 1}},
 
 
 @pytest.fixture
-def emulator(tmp_path: Path):
-    started: list[EmulatorProcess] = []
-
-    def start(capacity: dict, *flags: str) -> EmulatorProcess:
-        emu = EmulatorProcess(tmp_path, capacity, *flags)
-        started.append(emu)
-        return emu
-
-    yield start
-    for emu in started:
-        emu.close()
+def emulator(emulator_factory):  # the shared factory (tests/conftest.py), by a shorter name
+    return emulator_factory
 
 
 @pytest.fixture(autouse=True)

@@ -270,6 +270,18 @@ class _Lazy:
         return self.value
 
 
+def _reports(callee: str | None) -> bool:
+    """A call that only reports its arguments (logging, printing, telemetry)."""
+    return bool(callee) and (callee in REPORT_CALLS
+                             or callee.startswith(("log_", "track_", "emit_")))
+
+
+def _reporting(node: Any) -> bool:
+    """An assignment to a name that holds a report (metrics, a run title)."""
+    return any(words(name) & REPORT_WORDS for name in
+               (_name_of(target.target) for target in node.targets) if name)
+
+
 def _is_test_file(path: str) -> bool:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     return name.startswith("test_") or name.endswith("_test.py") or \
@@ -323,13 +335,12 @@ def _visitor_class() -> type:
                     (arg.keyword.value if arg.keyword else index, _leaf_names(arg.value))
                     for index, arg in enumerate(node.args)
                     if not _is_removal(arg.value)]))
-            if name in REPORT_CALLS or (name and name.startswith(("log_", "track_", "emit_"))):
+            if _reports(name):
                 self.report += 1
 
         def leave_Call(self, node: cst.Call) -> None:
             self.calls.pop()
-            name = _callee(node)
-            if name in REPORT_CALLS or (name and name.startswith(("log_", "track_", "emit_"))):
+            if _reports(_callee(node)):
                 self.report -= 1
 
         def visit_FormattedString(self, node: cst.FormattedString) -> None:
@@ -372,7 +383,6 @@ def _visitor_class() -> type:
             self.hit(node, f"{what} '{name}' sets a dollar cap", fix)
 
         def visit_Assign(self, node: cst.Assign) -> None:
-            reporting = False
             for target in node.targets:
                 tgt = target.target
                 if isinstance(tgt, cst.Subscript):
@@ -389,16 +399,12 @@ def _visitor_class() -> type:
                         isinstance(node.value, cst.Name) and \
                         _name_of(tgt.value) == "self":
                     self.attr_of[(self.classes[-1], node.value.value)] = tgt.attr.value
-                if name and words(name) & REPORT_WORDS:
-                    reporting = True
-            if reporting:
+            if _reporting(node):
                 self.report += 1
-            self._assign_report = reporting
 
         def leave_Assign(self, node: cst.Assign) -> None:
-            if getattr(self, "_assign_report", False):
+            if _reporting(node):
                 self.report -= 1
-                self._assign_report = False
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
             name = _name_of(node.target)
@@ -439,7 +445,7 @@ def _visitor_class() -> type:
                         is_dollar_cap_name(n) for n in _leaf_names(node.value)) and \
                         (has_money(callee) or is_limit_name(keyword)):
                     self.hit(node, f"argument '{keyword}' passes a dollar cap "
-                                                f"into {callee or 'a call'}")
+                                   f"into {callee or 'a call'}")
                 return
             value = _string_value(node.value)
             if not value or call is None or call.args[0] is not node:
@@ -451,7 +457,7 @@ def _visitor_class() -> type:
                     self.set_hit(node, value.lstrip("-"), "flag", default)
             elif callee in ENV_CALLS and _is_environ(call.func):
                 default = call.args[1].value if len(call.args) > 1 else None
-                if default is None or not _is_removal(_env_default(default)):
+                if default is None or not _env_default_removes(default):
                     self.set_hit(node, value, "environment variable", None)
 
         def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -614,19 +620,17 @@ def _is_environ(node: Any, subscript: bool = False) -> bool:
         node.attr.value == "getenv" or _name_of(node.value) == "environ")
 
 
-def _env_default(node: Any) -> Any:
-    """os.environ.get('X', '0'): the string default, as a literal to judge."""
+def _env_default_removes(node: Any) -> bool:
+    """os.environ.get('X', '0'): does the string default mean "no limit"?"""
     import libcst as cst
 
-    if isinstance(node, cst.SimpleString):
-        try:
-            raw = str(node.evaluated_value).strip().lower()
-        except Exception:
-            return node
-        if raw in ("", "none", "0", "0.0", "-1", "inf", "false"):
-            return cst.Name("None")
-        return node
-    return node
+    if not isinstance(node, cst.SimpleString):
+        return _is_removal(node)
+    try:
+        raw = str(node.evaluated_value).strip().lower()
+    except Exception:
+        return False
+    return raw in ("", "none", "0", "0.0", "-1", "inf", "false")
 
 
 _COLLECTOR: type | None = None

@@ -4,9 +4,16 @@ backend costs nothing until the walk, a check or a sweep reaches it."""
 
 from __future__ import annotations
 
+import argparse
+import os
+import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from router.backends.base import Backend, Context, DispatchError
+from router.backends.base import Backend, Context, DispatchError, Machine
+
+if TYPE_CHECKING:
+    from router.ledger import MachineRecord
 
 NAMES = ("gcp", "slurm", "runpod")  # the walk's order; the planner emits rungs in it
 
@@ -18,6 +25,16 @@ class Endpoints:
     runpod_endpoint: str | None = None
     slurm_output_dir: str | None = None
     skip: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Endpoints:
+        """Where dispatch, sweep and check reach the backends, from their flags
+        (the project defaults to the environment, as gcloud reads it)."""
+        return cls(gcp_project=args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
+                   or os.environ.get("CLOUDSDK_CORE_PROJECT"),
+                   gcp_endpoint=args.gcp_endpoint, runpod_endpoint=args.runpod_endpoint,
+                   slurm_output_dir=getattr(args, "slurm_output", None),
+                   skip=frozenset(args.skip_backend or ()))
 
 
 def _gcp(ctx: Context, where: Endpoints) -> Backend:
@@ -56,3 +73,13 @@ class Backends:
         if name not in self.built:
             self.built[name] = FACTORIES[name](self.ctx, self.where)
         return self.built[name]
+
+    def watch_unanswered(self, records: list[tuple[str, MachineRecord]],
+                         names: list[str]) -> None:
+        """Requests the ledger says were sent, never answered, and may still
+        land (an earlier run's): watch them like this run's own."""
+        now = time.time()
+        for dispatch_id, record in records:
+            if record.state == "sent" and record.lands_by > now and record.backend in names:
+                self[record.backend].watch(Machine(record.backend, record.key, record.handle,
+                                                   dispatch_id=dispatch_id), record.lands_by)

@@ -115,6 +115,21 @@ class Context:
             self.stop.set()
 
 
+class AnswersAtOnce:
+    """For a backend whose requests never land after they were answered:
+    sbatch answers or times out (a timed-out submit is looked up by name), and
+    so does a RunPod create. Nothing to watch, nothing to settle."""
+
+    def pending(self) -> list[tuple[Machine, float]]:
+        return []
+
+    def watch(self, machine: Machine, lands_by: float) -> None:
+        return None
+
+    def settle(self, machine: Machine) -> Machine | None:
+        return None
+
+
 @dataclass
 class Check:
     backend: str

@@ -125,22 +125,30 @@ class QuotaReader:
         self.regions: dict[str, dict[str, tuple[float, float]] | None] = {}
         self.failures: dict[str, str] = {}  # region -> why its quotas could not be read
 
+    def read(self, region: str, remember_failure: bool = True) -> Exception | None:
+        """Read one region's quotas into the cache (safe to call for several
+        regions at once); the exception when they could not be read. A
+        failure not remembered is asked again by the next `get`."""
+        try:
+            info = self.client.get(project=self.project, region=region, timeout=self.timeout)
+        except Exception as exc:
+            if remember_failure:
+                self.regions[region] = None
+                self.failures[region] = _short(exc)
+            return exc
+        self.regions[region] = {q.metric: (q.limit, q.usage) for q in info.quotas}
+        return None
+
     def get(self, region: str, metric: str) -> tuple[float, float] | None:
         """(limit, usage); a metric the region does not list admits nothing.
         None: the quota could not be read (the insert will find out)."""
         with self.lock:
             if region not in self.regions:
-                try:
-                    info = self.client.get(project=self.project, region=region,
-                                           timeout=self.timeout)
-                    self.regions[region] = {q.metric: (q.limit, q.usage) for q in info.quotas}
-                except Exception as exc:
-                    status = getattr(exc, "code", None)
-                    if isinstance(status, int) and classify(str(exc), status) == "error":
-                        raise DispatchError(f"GCP regions.get {region}: {_short(exc)}") \
-                            from None
-                    self.regions[region] = None
-                    self.failures[region] = _short(exc)
+                exc = self.read(region)
+                status = getattr(exc, "code", None)
+                if isinstance(status, int) and classify(str(exc), status) == "error":
+                    del self.regions[region], self.failures[region]
+                    raise DispatchError(f"GCP regions.get {region}: {_short(exc)}") from None
             table = self.regions[region]
             return None if table is None else table.get(metric, (0.0, 0.0))
 
@@ -196,31 +204,18 @@ class GcpBackend:
         if not regions:
             return Check("gcp", True, f"project {self.project}: no GCP rungs", {})
         try:
-            _, _, client = self.clients()
+            self.clients()
         except DispatchError as exc:
             return Check("gcp", False, str(exc), {"credentials": str(exc)})
-
-        def read(region: str) -> tuple[str, Any]:
-            try:
-                return region, client.get(project=self.project, region=region,
-                                          timeout=self.config.gcp.request_timeout_seconds)
-            except Exception as exc:
-                return region, exc
-
+        quotas = self.quotas
+        assert quotas is not None
         with ThreadPoolExecutor(max_workers=min(8, len(regions))) as pool:
-            answers = list(pool.map(read, regions))
-        unreadable: dict[str, str] = {}
-        assert self.quotas is not None
-        for region, info in answers:
-            if isinstance(info, Exception):
-                unreadable[region] = _short(info)
-                continue
-            with self.quotas.lock:
-                self.quotas.regions[region] = {q.metric: (q.limit, q.usage)
-                                               for q in info.quotas}
+            # A region that fails here is asked again by the walk, as if unread.
+            errors = dict(zip(regions, pool.map(lambda r: quotas.read(r, False), regions),
+                              strict=True))
+        unreadable = {region: _short(exc) for region, exc in errors.items() if exc is not None}
         if len(unreadable) == len(regions):
-            exc = next(info for _, info in answers)
-            status = getattr(exc, "code", None)
+            status = getattr(errors[regions[0]], "code", None)
             what = "credentials" if status in (401, 403) else "project" \
                 if status == 404 else "endpoint"
             why = unreadable[regions[0]]

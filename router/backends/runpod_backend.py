@@ -22,7 +22,7 @@ import urllib.request
 from typing import Any
 
 from router import redact
-from router.backends.base import Check, Context, DispatchError, Machine, RungResult
+from router.backends.base import AnswersAtOnce, Check, Context, DispatchError, Machine, RungResult
 from router.planner import Rung
 
 NO_CAPACITY = "no longer any instances available"
@@ -39,7 +39,7 @@ class RunpodUnreachable(Exception):
     pass
 
 
-class RunpodBackend:
+class RunpodBackend(AnswersAtOnce):
     name = "runpod"
 
     def __init__(self, ctx: Context, endpoint: str | None) -> None:
@@ -170,15 +170,6 @@ class RunpodBackend:
             time.sleep(0.5)
         raise DispatchError(f"could not confirm RunPod pod {pod_id} terminated; run "
                             f"`backend-router sweep --dispatch-id {machine.dispatch_id}`")
-
-    def pending(self) -> list[tuple[Machine, float]]:
-        return []  # a create that got no answer is found by name (find) on the next look
-
-    def watch(self, machine: Machine, lands_by: float) -> None:
-        return None  # nothing of ours answers late
-
-    def settle(self, machine: Machine) -> Machine | None:
-        return None
 
     # ---- a rung ------------------------------------------------------------------------
 

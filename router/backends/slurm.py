@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from router import redact
-from router.backends.base import Check, Context, DispatchError, Machine, RungResult
+from router.backends.base import AnswersAtOnce, Check, Context, DispatchError, Machine, RungResult
 from router.config import SlurmLane
 from router.planner import Rung
 
@@ -45,7 +45,7 @@ def default_output_dir() -> Path:
     return Path(state) / "backend-router" / "slurm"
 
 
-class SlurmBackend:
+class SlurmBackend(AnswersAtOnce):
     name = "slurm"
 
     def __init__(self, ctx: Context, output_dir: str | None = None) -> None:
@@ -159,15 +159,6 @@ class SlurmBackend:
                 return
             time.sleep(0.2)
         raise DispatchError(f"SLURM job {job_id} still alive after scancel")
-
-    def pending(self) -> list[tuple[Machine, float]]:
-        return []  # sbatch answers or times out; a timed-out submit is looked up by name
-
-    def watch(self, machine: Machine, lands_by: float) -> None:
-        return None  # nothing of ours answers late
-
-    def settle(self, machine: Machine) -> Machine | None:
-        return None
 
     # ---- a rung ------------------------------------------------------------------------
 
