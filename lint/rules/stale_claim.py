@@ -69,7 +69,7 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
         for start, end in reading.split_sentences(unit.text):
             if (unit.line, start) in found:
                 continue
-            masked = reading._blank_quotes(unit.text[start:end]).translate(_SPACE_LIKE)
+            masked = reading.blank_quotes(unit.text[start:end]).translate(_SPACE_LIKE)
             for claim in ctx.run.claims:
                 m = next((m for p in claim.patterns for m in [p.search(masked)] if m), None)
                 if m is None:

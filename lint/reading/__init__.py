@@ -1,0 +1,64 @@
+"""Reading ladder prose into propositions.
+
+A unit of prose is split into sentences; each sentence is tagged by the
+lexicon, its tokens are grouped into terms ("the 1× GCP rungs" is one term),
+and small readers look for the shapes people use: chains, before/after,
+first/last, "X-only", "lead with", thresholds, worked examples. Structure is
+read too: a numbered list or an ordered table of rungs states an order, and
+ordinal sentences ("First … Then … Last …") chain across a paragraph.
+
+Polarity, modality and time are decided per sentence: a negation before the
+predicate flips it, "may"/"can" still claim possibility, and a history note
+("the old guide said …") or a quoted wrong statement is not a claim at all.
+An order reading ("X first", "X then Y") counts only in ladder context, and
+not in procedural prose ("deploy the worker to RunPod first").
+"""
+from __future__ import annotations
+
+from lint.lexicon import Lexicon
+from lint.propositions import Prop
+from lint.reading.cues import MAX_SENTENCE
+from lint.reading.lengths import LengthReading
+from lint.reading.order import OrderReading
+from lint.reading.provisioning import ProvisioningReading
+from lint.reading.sentence import (
+    Sentence,
+    TermTok,
+    blank_quotes,
+    orderable,
+    split_sentences,
+    tag_sentence,
+    terms,
+)
+from lint.reading.widths import WidthReading
+
+
+class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading):
+    """Reads one sentence into propositions; each family of readers is a mixin."""
+
+    def read(self) -> list[Prop]:
+        if self.s.history or self.s.question or self.s.end - self.s.start > MAX_SENTENCE:
+            return []  # an unpunctuated transcript is not a sentence anyone can act on
+        self.read_chains()
+        self.read_conditional()
+        self.read_only_after()
+        self.read_position()
+        self.read_before_after()
+        self.read_first_last()
+        self.read_provisioning()
+        self.read_lengths()
+        self.read_flex_max()
+        self.read_min_width()
+        self.read_auto()
+        self.read_widths()
+        self.read_direction()
+        return self.props
+
+# ---- context --------------------------------------------------------------------------------
+
+def in_context(lexicon: Lexicon, text: str, heading: str) -> bool:
+    return bool(lexicon.ladder_context.search(text) or lexicon.ladder_context.search(heading))
+
+
+__all__ = ["MAX_SENTENCE", "Reader", "Sentence", "TermTok", "blank_quotes", "in_context",
+           "orderable", "split_sentences", "tag_sentence", "terms"]

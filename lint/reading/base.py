@@ -1,0 +1,76 @@
+"""The reader's state and the helpers every proposition family uses: clauses,
+negation, conditions."""
+
+from __future__ import annotations
+
+import re
+
+from lint.facts import Facts
+from lint.lexicon import Lexicon, Token
+from lint.propositions import Prop
+from lint.reading.cues import CLAUSE_JOINT, COND, STRONG_CONTEXT
+from lint.reading.sentence import Sentence, terms
+
+
+class ReaderBase:
+    """One sentence being read, with the unit text for spans, the lexicon and the
+    facts; the proposition families are mixins on top of this."""
+
+    def __init__(self, sentence: Sentence, unit_text: str, lexicon: Lexicon,
+                 heading: str, facts: Facts) -> None:
+        self.s = sentence
+        self.facts = facts
+        self.unit_text = unit_text
+        self.lexicon = lexicon
+        self.heading = heading
+        self.tokens = sentence.tokens
+        self.terms = terms(sentence)
+        self.props: list[Prop] = []
+        self.procedural = bool(lexicon.procedural.search(sentence.text)) and \
+            not STRONG_CONTEXT.search(sentence.text)
+
+    # -- helpers --
+
+    def text(self, start: int, end: int) -> str:
+        return self.s.text[start - self.s.start:end - self.s.start]
+
+    def kinds(self, kind: str) -> list[Token]:
+        return [t for t in self.tokens if t.kind == kind]
+
+    def clause_start(self, position: int) -> int:
+        """Start of the clause that holds `position`: after the last ':', ';' or
+        dash before it, and after a leading 'if …,' condition."""
+        floor = self._main_start()
+        head = self.s.text[:max(0, position - self.s.start)]
+        cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "),
+                  head.rfind(" | "))
+        joint = list(CLAUSE_JOINT.finditer(head))
+        if joint:
+            cut = max(cut, joint[-1].start())
+        return max(floor, self.s.start + cut + 1) if cut >= 0 else floor
+
+    def negated_before(self, position: int, since: int | None = None) -> bool:
+        """A negation in the clause before `position` (or since `since`)."""
+        floor = self.clause_start(position) if since is None else since
+        for t in self.tokens:
+            if t.kind == "neg" and floor <= t.start < position:
+                word = self.unit_text[t.start:t.end].lower()
+                if word == "no" and not self._no_negates(t):
+                    continue
+                if word in ("without", "skip", "avoid") and t.start > floor + 40:
+                    continue
+                return True
+        return False
+
+    def _no_negates(self, t: Token) -> bool:
+        after = self.unit_text[t.end:t.end + 30].lower()
+        return not re.match(r"\s+(?:capacity|quota|gpus?|machines?|free|spot\s+capacity|"
+                            r"room|luck|one|jobs?|lane|later|sharding|wait)", after)
+
+    def _main_start(self) -> int:
+        m = COND.match(self.s.text)
+        return self.s.start + (m.end() if m else 0)
+
+    def add(self, kind: str, args: tuple, start: int, end: int, negated: bool = False,
+            topic: str = "", fix: tuple = ()) -> None:
+        self.props.append(Prop(kind, args, negated, start, end, topic, fix))

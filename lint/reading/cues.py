@@ -1,0 +1,78 @@
+"""Cue patterns shared by the readers: arrows, joints, topics, comparators."""
+
+from __future__ import annotations
+
+import re
+
+ORDERABLE = ("backend", "lane", "family", "width", "rung")
+MAX_SENTENCE = 600  # characters
+SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
+                           r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+QUOTED = re.compile(r"\"[^\"]{2,240}\"|“[^”]{2,240}”|«[^»]{2,240}»")
+ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
+STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
+                          r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"
+                          r"\bfall(?:s|ing)?\s+(?:straight\s+)?back\s+to|\bdrops?\s+to|"
+                          r"\bdegrades?\s+to|\bretries\s+at|\bsteps?\s+down\s+to", re.I)
+ADJACENT = re.compile(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|directly|immediately|"
+                       r"\bfalls?\s+back\s+to|\bretries\s+at", re.I)
+FILLER = re.compile(
+    r"\b(?:the|a|an|and|or|lanes?|rungs?|machines?|vms?|on|capacity|misses|miss|at|widths?|"
+    r"finally|only|down|to|gpus?|backends?|one|comes?|is|are|tried|try|tries|first|last|"
+    r"boxes|nodes?|instances?|pools?|cloud|cluster|provisioning|models?|jobs?|then|next|"
+    r"after|that|fall(?:s)?|back|falling|degrades?|drops?|from|with|of|in|order|resort|"
+    r"followed|by|straight|directly|it|if|still|dry|full|goes|go|move|moves|over|"
+    r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"
+    r"narrower|wider|smaller|router|dispatch(?:er)?|we|job|jobs|sends?|moves?|"
+    r"steps?|retries|retry|tries|falls|[a-z]\))\b"
+    r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
+PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour\b", re.I)
+PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|never|no|not|"
+                         r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
+                         r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
+                         r"excluded|includ\w*|is|are)\b|n't\b|❌|✅", re.I)
+CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and\s+so|which|because|since|yet|while|whereas|"
+                           r"and\s+then|hence|thus)\b|\s\((?=[^)]*\))", re.I)
+COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
+KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
+                        r"chain|rungs|preference|walk|path|families|lanes|widths|backends)"
+                        r"\s*(?:is|are)?\s*[:=]\s*$", re.I)
+IN_ORDER = re.compile(r"\bin\s+(?:this|that|the\s+following|config)?\s*order\b|"
+                       r"\bin\s+order\b|\bordered\b|\bone\s+after\s+the\s+other\b", re.I)
+STRONG_CONTEXT = re.compile(
+    r"\b(?:rout(?:e|es|er|ing)|dispatch\w*|fall\s*back|fallbacks?|failover|rungs?|ladder|"
+    r"capacity|stockouts?|backend-router|exhausted|misses)\b", re.I)
+# Length classes and widths are ladder facts only where the text is about the
+# ladder: a provisioning model, a lead, rungs, the router. "Short (<24h): the
+# gpu-short QoS" and "15x H100 nodes" are about something else.
+LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|dispatch\w*|"
+                           r"degrad\w*|backends?|provisioning|spot|flex[_ -]?start|"
+                           r"(?-i:STANDARD)|on[- ]demand|"
+                           r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
+                           r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
+                           r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
+                           r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
+                           re.I)
+WIDTH_TOPIC = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|\bfalls?\s+back|"
+                          r"\bladder\b|\bre-?shard\w*|\bhalv\w*", re.I)
+CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
+                          r"requests?)\b", re.I)
+MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed)?|cap(?:ped)?|fits?|"
+                      r"no\s+longer\s+than|longer\s+than|beyond|exceed\w*|run\s+duration|"
+                      r"capped|ceiling|within|over|more\s+than|under|below|past|only\s+(?:where|"
+                      r"for|when|if))\b", re.I)
+MIN_CUE = re.compile(r"\b(?:min(?:imum)?|at\s+least|never\s+(?:\w+\s+){0,2}below|not\s+below|"
+                      r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
+                      r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
+REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
+                        r"retried\s+(?:at|on)|falls?\s+(?:back\s+)?to|"
+                        r"asks?\s+for|requests?|lands?\s+on|tries|try|uses?|gets?|"
+                        r"drops?\s+to|goes\s+(?:down\s+)?to|all\s+the\s+way|as\s+narrow\s+as|"
+                        r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
+AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
+                   r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b|\bon\s+its\s+own\b|"
+                   r"\bby\s+itself\b|\bdefault\s+ladder\b", re.I)
+EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
+                       r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
+                       r"\bon\s+request\b|\breserved\s+for\b|\bskips?\b[^.;]*\bunless\b|"
+                       r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)

@@ -1,0 +1,328 @@
+"""Length-class claims: leads per class, the short threshold, worked examples
+at a degraded width, and the FLEX_START maximum duration."""
+
+from __future__ import annotations
+
+import re
+
+from lint.lexicon import Token
+from lint.reading.base import ReaderBase
+from lint.reading.cues import CLASS_WORDS, LENGTH_TOPIC, MAX_CUE, STRONG_THEN
+from lint.reading.sentence import TermTok
+
+
+class LengthReading(ReaderBase):
+    # -- length classes, thresholds, leads ---------------------------------------------------------
+
+    def length_class(self, near: int) -> str | None:
+        """'short' or 'long' when the sentence is about a length class."""
+        classes = [t for t in self.tokens if t.kind in ("short", "long")]
+        if not classes:
+            return None
+        scored = sorted(classes, key=lambda t: abs(t.start - near))
+        for t in scored:
+            tail = self.unit_text[t.end:t.end + 25]
+            if CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
+                    re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?)\s*$",
+                              self.unit_text[max(0, t.start - 25):t.start], re.I) or \
+                    re.match(r"\s*(?:=|means|means\s+|:)", tail) or \
+                    (re.search(r"\|\s*$", self.unit_text[max(0, t.start - 4):t.start]) and
+                     re.match(r"\s*(?:\||$)", tail)):  # a table cell that is just the class
+                return t.kind
+        return None
+
+    def read_lengths(self) -> None:
+        if not (LENGTH_TOPIC.search(self.s.text) or LENGTH_TOPIC.search(self.heading)):
+            return
+        models = [t for t in self.terms if t.term[0] in ("model", "rung")]
+        durations = self.kinds("duration")
+        classes = [t for t in self.tokens if t.kind in ("short", "long")]
+        if durations and self._worked_example(durations, models, classes):
+            return
+        if classes:
+            self._read_threshold(classes, durations)
+            gh = re.search(r"\d+(?:\.\d+)?\s*gpu[- ]?h(?:ours?|rs?)?\b", self.s.text, re.I)
+            if gh and not durations and self.length_class(self.s.start + gh.start()):
+                at = self.s.start + gh.start()
+                self.add("threshold-unit", ("GPU-hours",), at, at + len(gh.group(0)),
+                         self.negated_before(at), topic="length threshold")
+        if not models:
+            return
+        segments = self._class_segments(classes)
+        for kind, seg_start, seg_end, anchor in segments:
+            seg_models = [t for t in models if seg_start <= t.start < seg_end]
+            if not seg_models or kind is None:
+                continue
+            self._read_lead(kind, anchor, seg_models, seg_start, seg_end)
+        if not classes and durations:
+            self._read_lead_at(durations, models)
+
+    def _class_segments(self, classes: list[Token]):
+        """Each class word owns the text up to the next class word; a model
+        before the first class word ('SPOT leads short jobs') belongs to it."""
+        classes = [c for c in classes if self.length_class(c.start) == c.kind or
+                   CLASS_WORDS.match(self.unit_text[c.end:c.end + 20].strip(" -*`"))]
+        if not classes:
+            return []
+        out = []
+        for i, c in enumerate(classes):
+            start = self.s.start if i == 0 else c.start
+            if i:
+                joint = list(re.finditer(r"[,;]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b",
+                                         self.text(classes[i - 1].end, c.start)))
+                if joint:
+                    start = classes[i - 1].end + joint[-1].start()
+                    out[-1] = (out[-1][0], out[-1][1], start, out[-1][3])
+            out.append((c.kind, start, self.s.end, c))
+        return out
+
+    def _read_lead(self, kind: str, anchor: Token, models: list[TermTok], start: int,
+                   end: int) -> None:
+        seg = self.text(start, end)
+        names = [t.term[1] if t.term[0] == "model" else t.term[1][2] for t in models]
+        names = [n for n in names if n]
+        if not names:
+            return
+        firsts = [t for t in self.tokens if t.kind == "first" and start <= t.start < end]
+        lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
+        has_chain = len(names) > 1 and bool(STRONG_THEN.search(seg) or re.search(r"[,|]", seg))
+        negated = self.negated_before(end, since=start)
+        if not self.s.context and not firsts and not lasts:
+            return  # "| Multi-day training | Spot |" in a cost guide is advice, not our ladder
+        if has_chain and not firsts and not lasts:
+            self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
+                     models[-1].end, negated, topic="length-aware lead")
+            return
+        if has_chain and firsts and STRONG_THEN.search(seg):
+            self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
+                     models[-1].end, negated, topic="length-aware lead")
+            return
+        if lasts:
+            cue = lasts[0]
+            model = min(models, key=lambda t: abs(t.start - cue.start))
+            name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+            self.add("class-last", (kind, name), model.start, model.end, negated,
+                     topic="length-aware lead", fix=((model.start, model.end, ""),))
+            return
+        model = models[0]
+        name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+        if firsts or re.search(r"[:=→]|\|", seg):
+            self.add("lead", (kind, name), model.start, model.end, negated,
+                     topic="length-aware lead", fix=((model.start, model.end, ""),))
+        elif re.search(r"\b(?:use|uses|used|get|gets|take|takes|try|tries|tried|land|lands|"
+                       r"run|runs|go|goes|see|sees|offered|allowed|eligible)\b", seg, re.I):
+            # "long jobs never try SPOT": which models a length class is offered
+            self.add("class-offers", (kind, name), model.start, model.end, negated,
+                     topic="length-aware lead")
+
+    def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
+        cut_word = re.search(r"\b(?:threshold|cut-?off|boundary|split|line|dividing)\b",
+                             self.s.text, re.I)
+        classes = [c for c in classes if cut_word or self.length_class(c.start) == c.kind]
+        if not classes:
+            return
+        for d in durations:
+            cmp = self._comparator(d)
+            cls = min(classes, key=lambda c: abs(c.start - d.start))
+            if abs(cls.start - d.start) > 60:
+                continue
+            word = cut_word
+            near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 16
+            defining = near_word or (cls.start < d.start and not word)
+            negated = self.negated_before(max(d.start, cls.start))
+            fix = ((d.start, d.end, self._unit_of(d)),)
+            if cmp is None:
+                if near_word:
+                    self.add("threshold", (d.value,), d.start, d.end, negated,
+                             topic="length threshold", fix=fix)
+                elif cls.start > d.start:  # "a job of exactly 4 h counts as short"
+                    self.add("subset", ("at", d.value, cls.kind), d.start, d.end, negated,
+                             topic="length threshold")
+                continue
+            relation, inclusive = cmp
+            if defining:
+                value = d.value
+                if inclusive and relation == "under":  # "4 h or less count as short"
+                    self.add("subset", ("at", value, "short" if cls.kind == "short" else "long"),
+                             d.start, d.end, negated, topic="length threshold")
+                    continue
+                if (relation == "under") == (cls.kind == "short"):
+                    self.add("threshold", (value,), d.start, d.end, negated,
+                             topic="length threshold", fix=fix)
+            else:
+                if inclusive and relation == "under":
+                    relation, value = "under", d.value + 1e-9
+                    self.add("subset", (relation, value, cls.kind), d.start, d.end, negated,
+                             topic="length threshold")
+                    continue
+                self.add("subset", (relation, d.value, cls.kind), d.start, d.end, negated,
+                         topic="length threshold")
+
+    def _unit_of(self, d: Token) -> str:
+        text = self.unit_text[d.start:d.end].lower()
+        return "days" if re.search(r"day|\bd\b", text) else "h"
+
+    def _comparator(self, d: Token) -> tuple[str, bool] | None:
+        before = [t for t in self.tokens if t.kind in ("under", "over", "after") and
+                  t.end <= d.start and d.start - t.end <= 12]
+        after = [t for t in self.tokens if t.kind in ("under", "over") and
+                 t.start >= d.end and t.start - d.end <= 4 and
+                 re.match(r"or\s|and\s+(?:up|over|above|less|under)|\+",
+                          self.unit_text[t.start:t.end + 8].lower())]
+        if before:
+            word = self.unit_text[before[-1].start:before[-1].end].lower()
+            inclusive = word in ("at most", "up to", "<=", "≤", "no more than", "no longer than",
+                                 "within", "at least", ">=", "≥")
+            return ("over" if before[-1].kind == "after" else before[-1].kind), inclusive
+        if after:
+            word = self.unit_text[after[0].start:after[0].end].lower()
+            # "4 h or less" / "4 h or more"
+            return ("under" if "less" in word or "shorter" in word else after[0].kind), True
+        tail = self.unit_text[d.end:d.end + 12].lower()
+        if re.match(r"\s*or\s+(?:less|under|shorter|fewer)", tail):
+            return "under", True
+        if re.match(r"\s*or\s+(?:more|longer|over)|\s*\+", tail):
+            return "over", True
+        return None
+
+    def _read_lead_at(self, durations: list[Token], models: list[TermTok]) -> None:
+        firsts = self.kinds("first")
+        if not firsts:
+            return
+        for d in durations:
+            cmp = self._comparator(d)
+            relation = cmp[0] if cmp else "of"
+            model = next((m for m in models if m.start > firsts[0].start), models[0])
+            name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+            if name:
+                self.add("lead-at", (relation, d.value, name), model.start, model.end,
+                         self.negated_before(model.start), topic="length-aware lead")
+            return
+
+    def _worked_example(self, durations: list[Token], models: list[TermTok],
+                        classes: list[Token]) -> bool:
+        """'a 3 h job at 8× that degrades to 2× still counts as short'."""
+        widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
+                  self._term_width(t) is not None]
+        if not widths or not re.search(r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|"
+                                       r"work(?:loads?)?|tasks?)\b", self.s.text, re.I):
+            return False
+        d = durations[0]
+        if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
+            return False
+        later = [w for w in widths if w.start > d.start]
+        if not later:
+            return False
+        width0 = self._term_width(later[0])
+        at = self._term_width(later[-1])
+        if width0 is None or at is None:
+            return False
+        read = False
+        negated = self.negated_before(self.s.end)
+        for c in classes:
+            if c.start > d.start:
+                self.add("consequence", (d.value, width0, at, "class", c.kind), c.start, c.end,
+                         negated, topic="derived length")
+                read = True
+        tail_models = [m for m in models if m.start > d.start]
+        if tail_models:
+            cue = next((t for t in self.tokens if t.kind == "first" and t.start > d.start), None)
+            led = [m for m in tail_models if cue and m.start > cue.start]
+            m = led[0] if led else tail_models[-1]
+            name = m.term[1] if m.term[0] == "model" else m.term[1][2]
+            lead = bool(led)
+            if name and lead:
+                self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
+                         self.negated_before(m.start), topic="derived length")
+                read = True
+            elif name and (re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
+                                     r"has|have)\b", self.s.text, re.I) or
+                           self.negated_before(m.start)):
+                self.add("consequence", (d.value, width0, at, "offers", name), m.start,
+                         m.end, self.negated_before(m.start), topic="derived length")
+                read = True
+        for d2 in durations[1:]:
+            if d2.start > later[0].start:
+                cmp = self._comparator(d2)
+                if cmp is not None:
+                    if not any(c.start > d.start for c in classes):
+                        self.add("consequence", (d.value, width0, at, cmp[0], d2.value),
+                                 d2.start, d2.end, negated, topic="derived length")
+                        read = True
+                    continue
+                if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[
+                        d2.end:d2.end + 25], re.I):
+                    continue
+                self.add("consequence", (d.value, width0, at, "length", d2.value), d2.start,
+                         d2.end, self.negated_before(d2.start), topic="derived length",
+                         fix=((d2.start, d2.end, self._unit_of(d2)),))
+                read = True
+                break
+        return read
+
+    @staticmethod
+    def _term_width(t: TermTok) -> int | None:
+        kind, value = t.term
+        if kind == "width":
+            return value
+        if kind == "family":
+            return value[1]
+        if kind == "rung":
+            return value[1]
+        return None
+
+    # -- FLEX_START maximum duration ------------------------------------------------------
+
+    def read_flex_max(self) -> None:
+        flex = self.facts.flex_model
+        if flex is None:
+            return
+        fl = [t for t in self.terms if t.term == ("model", flex)]
+        durations = self.kinds("duration")
+        unlimited = re.search(r"\bno\s+(?:maximum|max|limit|cap|ceiling)\b|\bunlimited\b|"
+                              r"\bas\s+long\s+as\s+(?:it|they|needed|the\s+job)|\bindefinitely\b",
+                              self.s.text, re.I)
+        if fl and unlimited and not durations:
+            at = self.s.start + unlimited.start()
+            self.add("flex-max", (float("inf"),), at, self.s.start + unlimited.end(),
+                     topic="FLEX_START maximum run")
+            return
+        if not fl or not durations or not MAX_CUE.search(self.s.text):
+            return
+        if self.length_class(fl[0].start) and not re.search(
+                r"\b(?:max(?:imum)?|at\s+most|run\s+duration|limit|cap)\b", self.s.text, re.I):
+            return
+        best = None
+        for d in durations:
+            if any(t.kind in ("short", "long") and abs(t.start - d.start) < 20
+                   for t in self.tokens):
+                continue
+            before = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
+            after = self.unit_text[d.end:min(self.s.end, d.end + 14)].lower()
+            near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
+            cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
+                                   r"(?:stopped|terminated|killed|deleted|reclaimed|ended)\s+after|"
+                                   r"longer\s+than|past|ceiling|at\s+most|within|over|"
+                                   r"more\s+than|under|below", before))
+            if not (near_after or cue or self._comparator(d)):
+                continue
+            if d.value < 24 and not re.search(r"max|limit|cap|run\s+duration|at\s+most|"
+                                              r"stopped|terminated", before + after):
+                continue
+            distance = 0 if near_after else (len(before) - cue[-1].end() if cue else 30)
+            if best is None or distance < best[0]:
+                best = (distance, d, before)
+        if best is None:
+            return
+        _, d, window = best
+        cmp = self._comparator(d)
+        over = bool(cmp and cmp[0] == "over") or bool(
+            re.search(r"(?:longer\s+than|beyond|past|over|more\s+than|exceed\w*)\s*$", window))
+        negated = self.negated_before(d.start) and \
+            not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window)
+        if over:
+            if not negated:
+                return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
+            negated = False  # "never offered past two days": the maximum is two days
+        self.add("flex-max", (d.value,), d.start, d.end, negated,
+                 topic="FLEX_START maximum run", fix=((d.start, d.end, self._unit_of(d)),))

@@ -1,0 +1,401 @@
+"""Order claims: chains, before/after, conditionals, "only after", positions,
+preference, "between", first/last."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from lint.lexicon import Token
+from lint.reading.base import ReaderBase
+from lint.reading.cues import ADJACENT, ARROW, FILLER, IN_ORDER, KEY_ORDER, STRONG_THEN, WIDTH_TOPIC
+from lint.reading.sentence import TermTok, orderable
+
+
+class OrderReading(ReaderBase):
+    # -- order: chains --
+
+    def read_chains(self) -> None:
+        ts = [t for t in self.terms if orderable(t.term) or t.term[0] == "model"]
+        if len(ts) < 2:
+            return
+        groups = self._paren_groups()
+        run: list[TermTok] = [ts[0]]
+        strong = [False]
+        keyed = bool(KEY_ORDER.search(self.text(self.s.start, ts[0].start)) or
+                     IN_ORDER.search(self.s.text))
+        for t in ts[1:]:
+            gap = self.text(run[-1].end, t.start)
+            link = self._link(gap) if groups(run[-1].start) == groups(t.start) else None
+            if link is None:
+                self._emit_chain(run, strong, keyed)
+                run, strong = [t], [False]
+                keyed = bool(KEY_ORDER.search(self.text(self.s.start, t.start)) or
+                             IN_ORDER.search(self.s.text))
+                continue
+            run.append(t)
+            strong.append(link)
+        self._emit_chain(run, strong, keyed)
+
+    def _paren_groups(self):
+        """A function from an offset to the bracketed aside it sits in (0: none):
+        '(SLURM, width 1)' annotates the term before it and joins no chain."""
+        spans = [(self.s.start + m.start(), self.s.start + m.end())
+                 for m in re.finditer(r"\([^()]*\)", self.s.text)]
+
+        def group(offset: int) -> int:
+            return next((i + 1 for i, (a, b) in enumerate(spans) if a <= offset < b), 0)
+
+        return group
+
+    def _link(self, gap: str) -> bool | None:
+        """True: an explicit order link; False: a list separator; None: not linked."""
+        if re.search(r"\b(?:before|after|not|never|no|but|unless|except|instead|rather|beside|"
+                     r"besides|alongside|plus|vs|versus|than|while|whereas|because|for|when|"
+                     r"if)\b|n't|[.;!?]|\s\|\s", gap, re.I):
+            return None
+        has_then = bool(STRONG_THEN.search(gap)) or bool(
+            re.fullmatch(r"\s+to\s+|\s+(?:\w+\s+){0,3}to\s+", gap) and
+            re.search(r"\b(?:narrow|degrade|drop|fall|send|move|step|shrink|retr)", self.s.text,
+                      re.I))
+        if FILLER.sub("", gap).strip():
+            return None
+        if has_then:
+            return True
+        return False if re.search(r"[,/]|\band\b|\bor\b", gap) else None
+
+    def _emit_chain(self, run: list[TermTok], strong: list[bool], keyed: bool) -> None:
+        if not keyed and len(run) >= 3 and all(t.term[0] == "width" for t in run) and \
+                WIDTH_TOPIC.search(self.s.text):
+            keyed = True  # "the width goes 1×, 2×, 4×, 8×" lists the steps in order
+        keyed = keyed and not any(strong)
+        if len(run) < 2 or not (any(strong) or keyed):
+            return
+        if not self.s.context and not (
+                ARROW.search(self.text(run[0].start, run[-1].end)) and
+                all(t.term[0] in ("backend", "lane") for t in run)):
+            return
+        if all(t.term[0] == "width" for t in run) and not self._own_width_context():
+            return  # "speed 1x -> 2x -> 4x" under a routing heading is still a video player
+        if self.procedural:
+            return
+        models = [t for t in run if t.term[0] == "model"]
+        if models and len(models) == len(run):
+            return self._emit_model_chain(run)
+        items = [t for t in run if orderable(t.term)]
+        for i in range(1, len(items)):
+            a, b = items[i - 1], items[i]
+            if a.term == b.term:
+                continue
+            self.add("order", (a.term, b.term), a.start, b.end, topic="order")
+            link_text = self.text(a.end, b.start)
+            if (ADJACENT.search(link_text) or (keyed and "," in link_text)) and \
+                    not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
+                self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
+
+    def _emit_model_chain(self, run: list[TermTok]) -> None:
+        kind = self.length_class(run[0].start)
+        models = tuple(t.term[1] for t in run)
+        if kind:
+            self.add("class-order", (kind, models), run[0].start, run[-1].end,
+                     topic="length-aware order")
+        else:
+            for a, b in itertools.pairwise(run):
+                if a.term != b.term:
+                    self.add("order", (a.term, b.term), a.start, b.end, topic="order")
+
+    # -- order: before / after --
+
+    def read_before_after(self) -> None:
+        cues = [t for t in self.tokens if t.kind in ("before", "after")]
+        self._between()
+        if self.s.context and not self.procedural:
+            self._prefer()
+            self._fallback_for()
+        if not cues or self.procedural or not self.s.context:
+            return
+        kind = self.length_class(cues[0].start)
+        ords = [t for t in self.terms if orderable(t.term) or
+                (kind and t.term[0] == "model")]
+        if len(ords) < 2:
+            return
+        first_cue = cues[0]
+        floor = self.clause_start(first_cue.start)
+        subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start] or \
+            [t for t in ords if t.end <= first_cue.start]
+        if not subjects:
+            self._leading_cue(first_cue, ords)
+            return
+        subject = subjects[-1]
+        for i, cue in enumerate(cues):
+            stop = cues[i + 1].start if i + 1 < len(cues) else self.s.end
+            objects = [t for t in ords if cue.end <= t.start < stop]
+            if not objects:
+                continue
+            negated = self.negated_before(cue.start, since=self.clause_start(subject.start))
+            tight = re.search(r"\b(?:right|immediately|directly|straight|just)\s*$",
+                              self.unit_text[max(self.s.start, cue.start - 14):cue.start], re.I)
+            for obj in objects:
+                if obj.term == subject.term:
+                    continue
+                a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
+                self._order(a.term, b.term, subject.start, obj.end, negated, kind)
+                if tight and a.term[0] == b.term[0]:
+                    self.add("skip", (a.term, b.term), subject.start, obj.end, negated,
+                             topic="order")
+
+    _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable)|"
+                  r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
+                  r"(?:fails?|run\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
+
+    def read_conditional(self) -> None:
+        """'If GCP has no capacity, go to RunPod' and 'RunPod is the fallback
+        when GCP is out of capacity': B is what comes right after A."""
+        if self.procedural:
+            return
+        lead = re.match(rf"\W*(?:if|when|whenever|once|after|as\s+soon\s+as)\b([^,;:]*?)\b"
+                        rf"(?:{self._EXHAUSTED})\b[^,;:]*[,;:]", self.s.text, re.I)
+        if lead:
+            cut = self.s.start + lead.end()
+            cond = [t for t in self.terms if orderable(t.term) and t.start < cut]
+            main = [t for t in self.terms if orderable(t.term) and t.start >= cut]
+            rest = self.text(cut, self.s.end)
+        else:
+            tail = re.search(rf"\b(?:if|when|whenever|once|as\s+soon\s+as)\b([^,;:]*?)\b"
+                             rf"(?:{self._EXHAUSTED})\b", self.s.text, re.I)
+            if not tail or tail.start() == 0 or re.search(r"\bonly\s*$",
+                                                          self.s.text[:tail.start()], re.I):
+                return
+            cut = self.s.start + tail.start()
+            main = [t for t in self.terms if orderable(t.term) and t.start < cut][:1]
+            cond = [t for t in self.terms if orderable(t.term) and
+                    cut <= t.start < self.s.start + tail.end()]
+            rest = self.text(self.s.start, cut)
+        if not cond or not main:
+            return
+        if re.search(r"\b(?:also|too|as\s+well|still|eventually|finally|later)\b", rest, re.I):
+            return
+        a, b = cond[-1], main[0]
+        negated = self.negated_before(b.start, since=min(b.start, cut))
+        if a.term[0] == b.term[0] == "width" and a.term != b.term:
+            self.add("order", (a.term, b.term), b.start, b.end, negated, topic="width chain")
+            self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="width chain")
+        if {a.term[0], b.term[0]} <= {"backend", "lane", "width", "family"} and \
+                b.term[0] not in ("width", "family") and a.term != b.term:
+            self.add("order", (a.term, b.term), b.start, b.end, negated, topic="order")
+            # "as soon as the 1× rungs miss, RunPod": GCP straight to RunPod
+            stage = ("backend", "gcp") if a.term[0] in ("width", "family") else a.term
+            if stage[0] == b.term[0] == "backend" and stage != b.term:
+                self.add("skip", (stage, b.term), b.start, b.end, negated, topic="order")
+
+    def read_only_after(self) -> None:
+        """'RunPod only after GCP is exhausted': everything before it is named."""
+        m = re.search(r"\bonly\s+after\b|\bonly\s+(?:when|once|if)\b(?=[^.;]*\b(?:exhausted|"
+                      r"miss|misses|missed|dry|fail|fails|failed|full|busy|unavailable|"
+                      r"out\s+of\s+capacity|run\s+out|no\s+(?:capacity|pods|room|gpus|slots))\b)",
+                      self.s.text, re.I)
+        if not m or self.procedural or not self.s.context:
+            return
+        at = self.s.start + m.start()
+        if re.match(r"\W*(?:that|this|those|these|then)\b", self.s.text[m.end():], re.I):
+            # "…, then RunPod, and only after that campus-a100": what follows comes after
+            before = [t for t in self.terms if orderable(t.term) and t.end <= at]
+            after = [t for t in self.terms if orderable(t.term) and t.start > at]
+            if before and after and before[-1].term != after[0].term:
+                self.add("order", (before[-1].term, after[0].term), after[0].start,
+                         after[0].end, self.negated_before(at), topic="order")
+            return
+        subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
+        cell_end = self.s.text.find(" | ", at - self.s.start)
+        stop = self.s.start + cell_end if cell_end >= 0 else self.s.end
+        named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
+        if not subjects or not named:
+            return
+        x = subjects[-1]
+        stages = {"gcp" if t.term[0] in ("width", "family", "rung") else
+                  "slurm" if t.term[0] == "lane" else t.term[1] for t in named} - {x.term[1]}
+        if not stages:
+            return
+        if re.search(r"\bevery(?:thing)?\s+else\b|\ball\s+(?:other|else)\b", self.s.text, re.I):
+            return
+        negated = self.negated_before(at)
+        self.add("preceded-by", (x.term[1], tuple(sorted(stages))), x.start, x.end, negated,
+                 topic="order")
+        for stage in sorted(stages):
+            self.add("order", (("backend", stage), x.term), x.start, x.end, negated,
+                     topic="order")
+
+    def read_position(self) -> None:
+        """'RunPod is the second stop', 'campus-preempt: tried second'."""
+        if not self.s.context or self.procedural:
+            return
+        for m in re.finditer(r"\b(second|third|fourth)\s+(?:choice|option|stop|rung|tier|"
+                             r"backend|step|fallback|place|priority)|(?<=\|\s)(second|third|"
+                             r"fourth|2nd|3rd|4th)\b|\b(?:tried|used|comes|goes|placed|ranked|"
+                             r"listed)\s+(second|third|fourth)\b", self.s.text, re.I):
+            at = self.s.start + m.start()
+            floor = self.clause_start(at)
+            ords = [t for t in self.terms if t.term[0] in ("backend", "lane")]
+            # The subject: the term before the cue in its clause, else in the
+            # sentence ("campus-preempt: tried second"), else just after it.
+            before = [t for t in ords if floor <= t.start < at] or \
+                [t for t in ords if t.start < at]
+            after = [t for t in ords if at <= t.start < at + 40]
+            x = before[-1] if before else (after[0] if after else None)
+            if x is None:
+                return
+            word = (m.group(1) or m.group(2) or m.group(3)).lower()
+            n = {"second": 2, "third": 3, "fourth": 4, "2nd": 2, "3rd": 3, "4th": 4}[word]
+            kind = "position-lane" if x.term[0] == "lane" else "position"
+            self.add(kind, (x.term[1], n), x.start, x.end, self.negated_before(at),
+                     topic="order")
+            return
+
+    def _order(self, a: tuple, b: tuple, start: int, end: int, negated: bool,
+               kind: str | None) -> None:
+        if a[0] == "model" and b[0] == "model":
+            if kind:
+                self.add("class-order", (kind, (a[1], b[1])), start, end, negated,
+                         topic="length-aware order")
+            return
+        if a[0] == "model" or b[0] == "model":
+            return
+        self.add("order", (a, b), start, end, negated, topic="order")
+
+    def _prefer(self) -> None:
+        """'The router prefers RunPod over the campus cluster'."""
+        m = re.search(r"\bprefer(?:s|red)?\b", self.s.text, re.I)
+        if not m:
+            return
+        at = self.s.start + m.end()
+        over = re.search(r"\b(?:over|to|ahead\s+of|rather\s+than)\b", self.s.text[m.end():], re.I)
+        if not over:
+            first = [t for t in self.terms if orderable(t.term) and t.start >= at][:1]
+            if first and first[0].term[0] == "lane":  # "within SLURM, prefer campus-preempt"
+                self.add("first-lane", (first[0].term,), first[0].start, first[0].end,
+                         self.negated_before(at), topic="order")
+            return
+        cut = at + over.start()
+        ords = [t for t in self.terms if orderable(t.term)]
+        xs = [t for t in ords if at <= t.start < cut]
+        ys = [t for t in ords if t.start >= cut + len(over.group(0))]
+        if xs and ys and xs[0].term != ys[0].term:
+            self.add("order", (xs[0].term, ys[0].term), xs[0].start, ys[0].end,
+                     self.negated_before(at), topic="order")
+
+    def _fallback_for(self) -> None:
+        """'campus-a100 is the fallback for campus-preempt': Y comes before X."""
+        m = re.search(r"\b(?:is|as|are)\s+(?:the|a|its|their)\s+(?:\w+\s+)?(?:fallback|backup|"
+                      r"overflow)\s+(?:for|to|of|after|behind)\b", self.s.text, re.I)
+        if not m:
+            return
+        at = self.s.start + m.start()
+        end = self.s.start + m.end()
+        ords = [t for t in self.terms if orderable(t.term)]
+        xs = [t for t in ords if t.end <= at]
+        ys = [t for t in ords if t.start >= end]
+        if xs and ys and xs[-1].term != ys[0].term:
+            self.add("order", (ys[0].term, xs[-1].term), xs[-1].start, ys[0].end,
+                     self.negated_before(end), topic="order")
+
+    def _between(self) -> None:
+        """'RunPod sits between the GCP rungs and the SLURM lanes'."""
+        m = re.search(r"\bbetween\b", self.s.text, re.I)
+        if not m or not self.s.context:
+            return
+        at = self.s.start + m.start()
+        ords = [t for t in self.terms if orderable(t.term)]
+        subject = [t for t in ords if t.end <= at]
+        objects = [t for t in ords if t.start > at][:2]
+        if not subject or len(objects) != 2:
+            return
+        x = subject[-1]
+        negated = self.negated_before(at)
+        for a, b in ((objects[0], x), (x, objects[1])):
+            if a.term != b.term:
+                self.add("order", (a.term, b.term), x.start, x.end, negated, topic="order")
+
+    def _leading_cue(self, cue: Token, ords: list[TermTok]) -> None:
+        """'After the 1× GCP rungs come the SLURM lanes'; 'Before RunPod, try SLURM'."""
+        rest = self.text(cue.end, self.s.end)
+        split = re.search(r"[,:]|\b(?:come|comes|is|are|go|goes|try|tries|tried|use|uses|fall|"
+                          r"falls|route|routes|dispatch|dispatches|the\s+router)\b", rest, re.I)
+        if not split:
+            return
+        cut = cue.end + split.start()
+        objects = [t for t in ords if t.start < cut]
+        subjects = [t for t in ords if t.start >= cut]
+        negated = self.negated_before(cut + (split.end() - split.start()) + 40)
+        if not objects or not subjects:
+            return
+        subject = subjects[0]
+        for obj in objects:
+            if obj.term == subject.term:
+                continue
+            a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
+            self.add("order", (a.term, b.term), obj.start, subject.end, negated, topic="order")
+
+    # -- order: first / last --
+
+    def read_first_last(self) -> None:
+        if self.procedural:
+            return
+        for cue in self.tokens:
+            if cue.kind not in ("first", "last"):
+                continue
+            word = self.unit_text[cue.start:cue.end].lower()
+            if self.length_class(cue.start) and self._nearest_model(cue):
+                continue  # "short jobs lead with SPOT": the length reader's
+            target = self._attach(cue, word)
+            if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
+                continue
+            negated = self.negated_before(min(cue.start, target.start) if
+                                          target.start > cue.start else cue.start)
+            if cue.kind == "first" and re.match(r"first\b", word) and \
+                    self._ordinal_first(cue):
+                continue
+            kind = cue.kind
+            if target.term[0] == "lane" and not re.search(
+                    r"resort|\b(?:overall|whole\s+ladder|entire\s+ladder|of\s+all|everything)\b",
+                    self.s.text, re.I):
+                kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
+            self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
+
+    def _ordinal_first(self, cue: Token) -> bool:
+        """'First, …' opening a sentence is ordinal prose, read with its siblings;
+        it still claims 'first' unless it reads 'at first' or 'first of all'."""
+        after = self.unit_text[cue.end:cue.end + 8].lower()
+        before = self.unit_text[max(0, cue.start - 4):cue.start].lower()
+        return after.startswith(" of all") or before.endswith("at ")
+
+    def _attach(self, cue: Token, word: str) -> TermTok | None:
+        ords = [t for t in self.terms if orderable(t.term)]
+        if not ords:
+            return None
+        verbish = re.match(r"(?:lead|start|begin|open|end)", word)
+        after = [t for t in ords if t.start >= cue.end]
+        before = [t for t in ords if t.end <= cue.start]
+        if verbish:
+            nxt = [t for t in self.terms if t.start >= cue.end]
+            if not nxt or not orderable(nxt[0].term):
+                return None
+            gap = self.text(cue.end, nxt[0].start)
+            return nxt[0] if len(gap) <= 20 else None
+        best = None
+        if before:
+            gap = self.text(before[-1].end, cue.start)
+            if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
+                    or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
+                                    r"(?:the|a|an)?\s*", gap, re.I):
+                best = before[-1]
+        if after:
+            gap = self.text(cue.end, after[0].start)
+            if re.fullmatch(r"\s*(?:rung|choice|option|stop|backend|lane|fallback|resort)?"
+                            r"\s*(?:is|are|:|,|—|-)?\s*(?:the|a|always)?\s*", gap, re.I) and \
+                    (best is None or len(gap) < len(self.text(best.end, cue.start))):
+                best = after[0]
+        return best
+
+    def _nearest_model(self, cue: Token) -> bool:
+        return any(t.term[0] in ("model", "rung") and abs(t.start - cue.end) < 30
+                   for t in self.terms)

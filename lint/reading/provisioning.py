@@ -1,0 +1,106 @@
+"""Provisioning claims: which models a family or machine type allows, forbids
+or is limited to."""
+
+from __future__ import annotations
+
+import re
+
+from lint.reading.base import ReaderBase
+from lint.reading.cues import PERMISSION, PRICE
+from lint.reading.sentence import TermTok, family_of
+
+
+class ProvisioningReading(ReaderBase):
+    # -- provisioning per family --
+
+    def read_provisioning(self) -> None:
+        fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
+                (t.term[0] == "family" or t.term[1][0])]
+        models = [t for t in self.terms if t.term[0] == "model"]
+        if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
+            return
+        if self.length_class(self.s.start) or (self.kinds("first") and not self.kinds("only")):
+            return
+        if PRICE.search(self.s.text):
+            return  # "H100: $2.25 spot vs $7.50 on-demand" is a price list, not a policy
+        if self._model_only_on_family(fams, models):
+            return
+        if not self.s.context and not any(self._machine_type(t) for t in fams):
+            return  # "use on-demand H100 for critical paths" in a cost guide is not our ladder
+        permission = PERMISSION.search(self.s.text) or re.search(r"[:=|]", self.s.text) or \
+            re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I)
+        if not permission:
+            return
+        segments = self._segments([t.start for t in fams])
+        carried: list[str] = []
+        coordinated = re.search(r"\b(?:both|either|all|each)\b", self.s.text, re.I)
+        for fam_tok, (seg_start, seg_end) in zip(fams, segments, strict=False):
+            family = family_of(fam_tok.term)
+            seg_models = [t for t in models if seg_start <= t.start < seg_end]
+            names = list(dict.fromkeys(t.term[1] for t in seg_models))
+            if fam_tok.term[0] == "rung" and fam_tok.term[1][2]:
+                names = [fam_tok.term[1][2], *[n for n in names if n != fam_tok.term[1][2]]]
+            seg_text = self.text(seg_start, seg_end)
+            only = re.search(r"(?<![\w])only\b|\bexclusively\b|\bsolely\b|\bjust\b", seg_text, re.I)
+            if not names and (coordinated or re.search(
+                    r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b|\btoo\b|\balso\b|as\s+well",
+                    seg_text, re.I)):
+                names = carried
+            if not names:
+                continue
+            carried = names
+            negated = self.negated_before(seg_end, since=max(seg_start,
+                                                             self.clause_start(fam_tok.start)))
+            table_row = "|" in seg_text
+            if only or (table_row and len(names) > 1 and not negated):
+                self.add("only", (family, tuple(names)), fam_tok.start, fam_tok.end, negated,
+                         topic="provisioning")
+            else:
+                for name in names:
+                    self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
+                             topic="provisioning")
+
+    def _machine_type(self, t: TermTok) -> bool:
+        """Written as one of the config's machine types ('a3-highgpu-8g'), which
+        names our ladder's family, not a GPU in general."""
+        mention = self.unit_text[t.start:t.end].lower()
+        return any(f.machine_type_template.split("{", 1)[0].rstrip("-").lower() in mention
+                   for f in self.facts.config.families.values())
+
+    def _model_only_on_family(self, fams: list[TermTok], models: list[TermTok]) -> bool:
+        """'Regular VMs are an option for the A100 family only', 'SPOT only on
+        a3-highgpu': the model is allowed there and nowhere else."""
+        fam = fams[0]
+        if len(fams) != 1 or not models or models[0].start > fam.start:
+            return False
+        near = self.text(models[-1].end, fam.end + 30)
+        if not re.search(r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
+                         + re.escape(self.text(fam.start, fam.end)) + r"\W+(?:\w+\s+){0,2}only\b",
+                         near, re.I):
+            return False
+        family = family_of(fam.term)
+        negated = self.negated_before(fam.start)
+        for m in models:
+            self.add("permits", (family, m.term[1]), fam.start, fam.end, negated,
+                     topic="provisioning")
+            for other in self.facts.families_in_order():
+                if other != family:
+                    self.add("permits", (other, m.term[1]), fam.start, fam.end, not negated,
+                             topic="provisioning")
+        return True
+
+    def _segments(self, starts: list[int]) -> list[tuple[int, int]]:
+        """Split the sentence between families at clause joints."""
+        out = []
+        for i, start in enumerate(starts):
+            seg_start = start
+            if i == 0:
+                seg_start = self.s.start
+            else:
+                joint = list(re.finditer(r",|\bbut\b|\bwhile\b|\bwhereas\b|\band\b|—|\|", self.text(
+                    starts[i - 1], start)))
+                seg_start = starts[i - 1] + joint[-1].start() if joint else start
+                if out:
+                    out[-1] = (out[-1][0], seg_start)
+            out.append((seg_start, self.s.end))
+        return out

@@ -1,0 +1,151 @@
+"""Sentences, their tokens, and terms: one orderable thing, maybe written with
+several tokens ("the 1× GCP rungs")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from lint.lexicon import Lexicon, Token
+from lint.propositions import Prop
+from lint.reading.cues import ORDERABLE, QUOTED, SENTENCE_END
+
+
+@dataclass
+class Sentence:
+    start: int  # offsets in the unit's text
+    end: int
+    text: str  # the unit text of this sentence, quotes blanked (same length)
+    tokens: list[Token]  # offsets in the unit's text
+    context: bool = False  # about routing (itself or its section)
+    history: bool = False
+    question: bool = False
+    props: list[Prop] = field(default_factory=list)
+
+
+# ---- sentences and tokens --------------------------------------------------------------------
+
+def split_sentences(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for m in SENTENCE_END.finditer(text):
+        end = m.end() if text[m.start()] in ".!?" else m.start()
+        if text[start:end].strip():
+            yield start, end
+        start = m.end()
+    if text[start:].strip():
+        yield start, len(text)
+
+
+def blank_quotes(text: str) -> str:
+    return QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
+    body = blank_quotes(text[start:end])
+    tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
+    sentence = Sentence(start, end, body, tokens)
+    sentence.history = any(t.kind == "history" for t in tokens)
+    sentence.question = body.rstrip().endswith("?") or bool(
+        re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
+    return sentence
+
+
+# ---- terms: one orderable thing, maybe written with several tokens ------------------------
+
+@dataclass
+class TermTok:
+    term: tuple  # (kind, value)
+    start: int
+    end: int
+
+
+def _gap(text: str, a_end: int, b_start: int, base: int) -> str:
+    return text[a_end - base:b_start - base]
+
+
+def terms(sentence: Sentence) -> list[TermTok]:
+    """Orderable and model tokens merged into terms: '1× GCP rungs' is the GCP
+    width 1; 'a2-ultragpu-8g (8×)' is one machine type; 'STANDARD (on-demand)'
+    is one model."""
+    out: list[TermTok] = []
+    base = sentence.start
+    for tok in sentence.tokens:
+        if tok.kind not in ("backend", "lane", "family", "width", "model"):
+            continue
+        if tok.kind == "width" and _multiplier(sentence.text, tok.start - base, tok.end - base):
+            continue  # "10× faster", "2-5x improvement": a factor, not a width
+        term = (tok.kind, tok.value)
+        if tok.kind == "family":
+            term = ("family", tok.value)
+        if out:
+            prev = out[-1]
+            gap = _gap(sentence.text, prev.end, tok.start, base)
+            tight = not gap.strip(" (/`*") or gap.strip() in ("(", "/", "-")
+            merged = _merge(prev.term, term) if tight else None
+            if merged is not None:
+                end = tok.end
+                if "(" in gap and sentence.text[end - base:end - base + 1] == ")":
+                    end += 1  # "STANDARD (on-demand)" is one term, brackets and all
+                out[-1] = TermTok(merged, prev.start, end)
+                continue
+        out.append(TermTok(term, tok.start, tok.end))
+    return out
+
+
+FACTOR_AFTER = re.compile(r"\s*(?:\w+\s+)?(?:faster|slower|speed\w*|more|less|fewer|cheaper|"
+                           r"pricier|"
+                           r"improvement|compression|reduction|better|worse|larger|smaller|bigger|"
+                           r"higher|lower|vs\.?|versus|increase|decrease|throughput|savings|cost|"
+                           r"the\s+(?:cost|price|speed|throughput)|as\s+(?:fast|much|many)|zoom|"
+                           r"magnif\w*|over\s+(?:baseline|grid))\b", re.I)
+FACTOR_BEFORE = re.compile(r"(?:\d\s*[-–]\s*|\bby\s+|~|≈|\babout\s+|\bnearly\s+)$", re.I)
+
+
+def _multiplier(text: str, start: int, end: int) -> bool:
+    return bool(FACTOR_AFTER.match(text[end:end + 30]) or
+                FACTOR_BEFORE.search(text[max(0, start - 10):start]))
+
+
+def _merge(a: tuple, b: tuple) -> tuple | None:
+    if a == b:
+        return a
+    ka, kb = a[0], b[0]
+    pair = {ka, kb}
+    if pair == {"width", "backend"}:
+        w, bk = (a, b) if ka == "width" else (b, a)
+        return w if bk[1] == "gcp" else None
+    if pair == {"width", "family"}:
+        w, f = (a, b) if ka == "width" else (b, a)
+        if f[1][1] in (None, w[1]):
+            return ("family", (f[1][0], w[1]))
+        return None
+    if pair == {"family", "backend"}:
+        f, bk = (a, b) if ka == "family" else (b, a)
+        return f if bk[1] == "gcp" else None
+    if pair == {"lane", "backend"}:
+        lane, bk = (a, b) if ka == "lane" else (b, a)
+        return lane if bk[1] == "slurm" else None
+    if pair == {"family", "model"}:
+        f, m = (a, b) if ka == "family" else (b, a)
+        return ("rung", (f[1][0], f[1][1], m[1]))
+    if pair == {"width", "model"}:
+        w, m = (a, b) if ka == "width" else (b, a)
+        return ("rung", (None, w[1], m[1]))
+    if ka == "rung" and kb in ("family", "width", "model"):
+        fam, width, model = a[1]
+        if kb == "family" and fam is None:
+            return ("rung", (b[1][0], width or b[1][1], model))
+        if kb == "width" and width is None:
+            return ("rung", (fam, b[1], model))
+        if kb == "model" and model == b[1]:
+            return a
+    return None
+
+
+def family_of(term: tuple) -> str:
+    return term[1][0]
+
+
+def orderable(term: tuple) -> bool:
+    return term[0] in ORDERABLE

@@ -1,0 +1,155 @@
+"""Width claims: an intent's minimum width, the degradation direction, widths
+that are not ladder widths, and the wide rungs in the auto ladder."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from lint.reading.base import ReaderBase
+from lint.reading.cues import AUTO, EXPLICIT, MIN_CUE, REACH_CUE, WIDTH_TOPIC
+from lint.reading.sentence import TermTok
+
+
+class WidthReading(ReaderBase):
+    # -- minimum width of an intent ------------------------------------------------------------
+
+    def read_min_width(self) -> None:
+        intents = self.kinds("intent")
+        if not intents:
+            return
+        widths = [t for t in self.terms if self._term_width(t) is not None]
+        if not widths and not MIN_CUE.search(self.s.text):
+            return
+        for it in intents:
+            near = sorted(widths, key=lambda w: abs(w.start - it.start))[:1]
+            text = self.s.text
+            cue = MIN_CUE.search(text)
+            if not near and not cue:
+                continue
+            if cue and not widths:
+                bare = re.search(r"(?:\bis|:|=|\bof)\s*(\d)\b(?![.,]\d)", text[cue.end():])
+                if bare:
+                    at = self.s.start + cue.end() + bare.start(1)
+                    self.add("min-width", (it.value, int(bare.group(1))), at, at + 1,
+                             self.negated_before(at), topic="minimum width",
+                             fix=((at, at + 1, ""),))
+                return
+            if cue:
+                after = [w for w in widths if w.start >= self.s.start + cue.end()]
+                w = after[0] if after else near[0]
+                width = self._term_width(w)
+                negated = self.negated_before(w.start) and not re.search(
+                    r"\bnever\s+(?:\w+\s+){0,2}below|\bnot\s+below|no\s+(?:narrower|further|"
+                    r"lower)", text, re.I)
+                if re.search(r"\bbelow\b|\bnarrower\s+than\b|\blower\s+than\b", text, re.I) and \
+                        not re.search(r"\b(?:min(?:imum)?|floor|at\s+least)\b", text, re.I):
+                    # "never degrades below 2×": the minimum is 2
+                    self.add("min-width", (it.value, width), w.start, w.end, False,
+                             topic="minimum width", fix=((w.start, w.end, ""),))
+                else:
+                    self.add("min-width", (it.value, width), w.start, w.end, negated,
+                             topic="minimum width", fix=((w.start, w.end, ""),))
+            elif REACH_CUE.search(text):
+                later = [t for t in widths if t.start > it.start] or near
+                w = min(later, key=lambda t: self._term_width(t) or 99)
+                self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
+                         self.negated_before(w.start), topic="minimum width")
+            return
+
+    def read_direction(self) -> None:
+        """'On a miss the router doubles the width': the ladder only narrows."""
+        if not self.s.context or self.procedural:
+            return
+        m = re.search(r"\b(?:doubles?|widens?|grows?|increases?|raises?|bumps?\s+up|steps?\s+up)"
+                      r"\s+(?:the\s+)?(?:width|gpu\s+count)\b|\b(?:retries|tries|moves?\s+"
+                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen",
+                      self.s.text, re.I)
+        if m:
+            at = self.s.start + m.start()
+            self.add("direction", ("up",), at, self.s.start + m.end(),
+                     self.negated_before(at), topic="width chain")
+
+    # -- widths that are not ladder widths ---------------------------------------------------
+
+    def _own_width_context(self) -> bool:
+        """The sentence itself is about the ladder's widths."""
+        return bool(WIDTH_TOPIC.search(self.s.text) or
+                    self.lexicon.ladder_context.search(self.s.text))
+
+    def read_widths(self) -> None:
+        """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
+        if self.procedural or not self._own_width_context():
+            return
+        listed = re.search(r"\bwidths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
+                           r"(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
+                           r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
+        if listed:
+            base = self.s.start + listed.start(1)
+            for m in re.finditer(r"\d+", listed.group(1)):
+                self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
+                         self.negated_before(base + m.start()), topic="width chain")
+        if re.search(r"\bwidths?\b|\bgpus?\b", self.s.text, re.I) and not listed:
+            numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d)", self.s.text))
+            for a, b in itertools.pairwise(numbers):
+                gap = self.s.text[a.end():b.start()]
+                if re.fullmatch(r"\s*(?:→|->|=>|,\s*then|then)\s*", gap):
+                    ta = ("width", int(a.group(1)))
+                    tb = ("width", int(b.group(1)))
+                    start, end = self.s.start + a.start(), self.s.start + b.end()
+                    self.add("order", (ta, tb), start, end, topic="width chain")
+                    self.add("skip", (ta, tb), start, end, topic="width chain")
+                    for t, at in ((ta, a), (tb, b)):
+                        if t[1] not in self.facts.widths:
+                            self.add("width", (t[1],), self.s.start + at.start(),
+                                     self.s.start + at.end(), topic="width chain")
+        for t in self.terms:
+            w = self._term_width(t)
+            if w is not None and w not in self.facts.widths and (
+                    t.term[0] != "width" or re.search(r"[×x]", self.text(t.start, t.end))):
+                self.add("width", (w,), t.start, t.end, self.negated_before(t.start),
+                         topic="width chain")
+
+    # -- 8× in the auto ladder -------------------------------------------------------------------
+
+    def read_auto(self) -> None:
+        widths = [t for t in self.terms if self._term_width(t) is not None]
+        if not widths:
+            wide = re.search(r"\b(?:the\s+)?wid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes|"
+                             r"widths?)\b", self.s.text, re.I)
+            if not wide:
+                return
+            at = self.s.start + wide.start()
+            widths = [TermTok(("width", self.facts.widest), at, self.s.start + wide.end())]
+        text = self.s.text
+        auto = AUTO.search(text)
+        if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
+                                  r"\bladder\b", text + " " + self.heading, re.I)):
+            return
+        explicit = EXPLICIT.search(text) or (auto and re.search(
+            r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
+        if not (explicit or auto):
+            return
+        top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?|starts?|"
+                        r"begins?)\s+at\b|"
+                        r"\b(?:widest|largest|maximum|max)\s+(?:width\s+)?(?:is|of)\b|"
+                        r"\bonly\s+(?:the\s+)?(?=\S*\s*(?:\d|\*))", text, re.I)
+        if top and auto:
+            after = [w for w in widths if w.start >= self.s.start + top.start()]
+            if after:
+                w = after[0]
+                self.add("max-width", (self._term_width(w),), w.start, w.end,
+                         self.negated_before(w.start), topic="the auto ladder")
+                return
+        w = widths[0]
+        width = self._term_width(w)
+        if explicit:
+            at = self.s.start + explicit.start()
+            self.add("in-auto", (width,), w.start, w.end, not self.negated_before(at),
+                     topic="the auto ladder")
+        elif auto and re.search(r"\b(?:in|part\s+of|on|included|walks?|reach(?:es|ed)?|"
+                                r"tries|tried)\b", text, re.I):
+            self.add("in-auto", (width,), w.start, w.end,
+                     self.negated_before(self.s.start + auto.end()) or
+                     bool(re.search(r"\b(?:excluded|outside|out\s+of)\b", text, re.I)),
+                     topic="the auto ladder")
