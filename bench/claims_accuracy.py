@@ -33,7 +33,8 @@ def load(half: str) -> list[dict]:
 
     entries: list[dict] = []
     for path in sorted(CORPUS.glob(f"{half}*.yaml")):  # dev.yaml, dev2.yaml, ...
-        entries += yaml.safe_load(path.read_text(encoding="utf-8"))
+        entries += [{**e, "file": path.name}
+                    for e in yaml.safe_load(path.read_text(encoding="utf-8"))]
     return entries
 
 
@@ -80,6 +81,13 @@ def report(half: str, results: list[tuple[dict, list]]) -> tuple[float, float]:
     clean = totals[2] / totals[3] if totals[3] else 1.0
     print(f"  {'all':18} {f'{totals[0]}/{totals[1]}':>9} {recall:4.0%} "
           f"{f'{totals[2]}/{totals[3]}':>11} {clean:4.0%}")
+    files = sorted({entry["file"] for entry, _ in results})
+    for name in files if len(files) > 1 else ():  # each file was written at its own time
+        mine = [(e, f) for e, f in results if e["file"] == name]
+        drift = [bool(f) for e, f in mine if e["expect"] == "drift"]
+        clean = [not f for e, f in mine if e["expect"] != "drift"]
+        print(f"  {name:18} {f'{sum(drift)}/{len(drift)}':>9} {sum(drift) / len(drift):4.0%} "
+              f"{f'{sum(clean)}/{len(clean)}':>11} {sum(clean) / len(clean):4.0%}")
     return recall, clean
 
 

@@ -306,7 +306,9 @@ class Engine:
                 flip = word in ("no", "nope", "wrong")
                 props = [Prop(p.kind, p.args, p.negated != flip, 0, 0, p.topic)
                          for p in self._read_text(body, lexicon, a.unit.heading)]
-            if rest:
+            if rest and not re.match(r"\W*why\b", body, re.I):
+                # the answer completes the question ("Which backend is first? GCP."),
+                # but the answer to a "why" gives a reason and stands alone
                 alone = {(p.kind, p.args) for p in self._read_text(body, lexicon, a.unit.heading)}
                 props += [p for p in self._read_text(f"{body} {rest}", lexicon, a.unit.heading)
                           if (p.kind, p.args) not in alone]

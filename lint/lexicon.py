@@ -264,7 +264,9 @@ class Lexicon:
             # hyphen before its unit, so "and" is never "an d(ay)".
             spelled = "|".join(u for u in d[unit] if len(u) > 1) or unit_re[unit]
             choices.append((value, [rf"{_NUMBER}\s*(?:-\s*)?(?:{unit_re[unit]})(?![\w-])",
-                                    rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])"]))
+                                    rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])",
+                                    # "half a day", "half an hour"
+                                    rf"half\s+an?\s+(?:{spelled})(?![\w-])"]))
         return choices
 
     # ---- tagging ---------------------------------------------------------------------

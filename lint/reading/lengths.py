@@ -210,17 +210,31 @@ class LengthReading(ReaderBase):
         d = durations[0]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
             return False
+        request = self._request_width(d, widths)
+        if request is None:
+            return False
+        width0 = self._term_width(request)
+        assert width0 is not None
+
+        def at_width(start: int, end: int) -> int:
+            """The width a derived fact is stated for: one right after it ("long at
+            1x"), else the last one named before it other than the request ("at 2x
+            it runs 8 h and at 1x 16 h"), else the request's own."""
+            nxt = next((w for w in widths if w.start >= end), None)
+            if nxt is not None and nxt is not request and \
+                    re.fullmatch(r"\s+(?:there\s+)?(?:at|on)\s+(?:the\s+)?",
+                                 self.text(end, nxt.start)):
+                return self._term_width(nxt)  # type: ignore[return-value]
+            named = [w for w in widths if w is not request and w.start < start] or \
+                [w for w in widths if w is not request][-1:]  # "…is long once it drops to 2x"
+            return self._term_width(named[-1]) if named else width0  # type: ignore[return-value]
+
         later = [w for w in widths if w.start > d.start]
-        if not later:
-            return False
-        width0 = self._term_width(later[0])
-        at = self._term_width(later[-1])
-        if width0 is None or at is None:
-            return False
         read = False
         negated = self.negated_before(self.s.end)
         for c in classes:
             if c.start > d.start:
+                at = at_width(c.start, c.end)
                 self.add("consequence", (d.value, width0, at, "class", c.kind), c.start, c.end,
                          negated, topic="derived length")
                 read = True
@@ -231,6 +245,7 @@ class LengthReading(ReaderBase):
             m = led[0] if led else tail_models[-1]
             name = m.term[1] if m.term[0] == "model" else m.term[1][2]
             lead = bool(led)
+            at = at_width(m.start, m.end)
             if name and lead:
                 self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
                          self.negated_before(m.start), topic="derived length")
@@ -241,8 +256,16 @@ class LengthReading(ReaderBase):
                 self.add("consequence", (d.value, width0, at, "offers", name), m.start,
                          m.end, self.negated_before(m.start), topic="derived length")
                 read = True
+        previous_length: Token | None = None
         for d2 in durations[1:]:
-            if d2.start > later[0].start:
+            if previous_length is not None and not any(
+                    previous_length.end < w.start < d2.start for w in widths):
+                break  # a second length counts only for a width of its own ("and at 1x 16 h")
+            if later and d2.start > later[0].start:
+                at = at_width(d2.start, d2.end)
+                if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[
+                        d2.end:d2.end + 25], re.I):
+                    continue  # "past the 168 h FLEX_START limit" names the limit
                 cmp = self._comparator(d2)
                 if cmp is not None:
                     if not any(c.start > d.start for c in classes):
@@ -250,15 +273,32 @@ class LengthReading(ReaderBase):
                                  d2.start, d2.end, negated, topic="derived length")
                         read = True
                     continue
-                if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[
-                        d2.end:d2.end + 25], re.I):
-                    continue
                 self.add("consequence", (d.value, width0, at, "length", d2.value), d2.start,
                          d2.end, self.negated_before(d2.start), topic="derived length",
                          fix=((d2.start, d2.end, self._unit_of(d2)),))
                 read = True
-                break
+                previous_length = d2
         return read
+
+    _AFTER_REQUEST = re.compile(
+        r"\s*(?:-?\s*(?:long\s+)?(?:jobs?|runs?|requests?|phases?|tasks?|workloads?|"
+        r"dispatch(?:es)?)\s+)?(?:requested\s+)?(?:at|on|with|using|across|over)\s+"
+        r"(?:the\s+|an?\s+)?|\s*\(?\s*", re.I)
+
+    def _request_width(self, d: Token, widths: list[TermTok]) -> TermTok | None:
+        """The width a worked example's job is requested at: right after its length
+        ("a 3 h job at 8×"), else right before it ("an 8-GPU request for half a
+        day", "8x, 1 h"), else the first width after it."""
+        later = [w for w in widths if w.start > d.start]
+        if later and self._AFTER_REQUEST.fullmatch(self.text(d.end, later[0].start)):
+            return later[0]
+        earlier = [w for w in widths if w.end <= d.start]
+        if earlier:
+            gap = self.text(earlier[-1].end, d.start)
+            if len(gap) <= 40 and not re.search(r"[;.]|\b(?:then|degrad\w*|drops?|falls?)\b",
+                                                gap, re.I):
+                return earlier[-1]
+        return later[0] if later else None
 
     @staticmethod
     def _term_width(t: TermTok) -> int | None:

@@ -83,15 +83,19 @@ class OrderReading(ReaderBase):
         if models and len(models) == len(run):
             return self._emit_model_chain(run)
         items = [t for t in run if orderable(t.term)]
+        # "there are no 8× → 2× jumps", "never GCP → RunPod": a negated chain denies
+        # the steps it names, and claims no order of its own
+        negated = self.negated_before(run[0].start)
         for i in range(1, len(items)):
             a, b = items[i - 1], items[i]
             if a.term == b.term:
                 continue
-            self.add("order", (a.term, b.term), a.start, b.end, topic="order")
+            if not negated:
+                self.add("order", (a.term, b.term), a.start, b.end, topic="order")
             link_text = self.text(a.end, b.start)
             if (ADJACENT.search(link_text) or (keyed and "," in link_text)) and \
                     not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
-                self.add("skip", (a.term, b.term), a.start, b.end, topic="order")
+                self.add("skip", (a.term, b.term), a.start, b.end, negated, topic="order")
 
     def _emit_model_chain(self, run: list[TermTok]) -> None:
         kind = self.length_class(run[0].start)
@@ -208,6 +212,15 @@ class OrderReading(ReaderBase):
         subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
         cell_end = self.s.text.find(" | ", at - self.s.start)
         stop = self.s.start + cell_end if cell_end >= 0 else self.s.end
+        inverted = re.search(r"\b(?:does|do|did|will|would|should|is|are|may|can)\s+"
+                             r"(?:it|they|we|the\s+(?:job|router|dispatch|walk)|dispatch)\b",
+                             self.s.text[m.end():stop - self.s.start], re.I)
+        if inverted:
+            # "only when both lanes are full does it go to the paid cloud": the
+            # subject follows the inversion, and the condition names what precedes it
+            aux = self.s.start + m.end() + inverted.start()
+            subjects = [t for t in self.terms if t.term[0] == "backend" and t.start > aux][:1]
+            stop = aux
         named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
         if not subjects or not named:
             return
@@ -392,7 +405,10 @@ class OrderReading(ReaderBase):
             gap = self.text(cue.end, after[0].start)
             if re.fullmatch(r"\s*(?:rung|choice|option|stop|backend|lane|fallback|resort)?"
                             r"\s*(?:is|are|:|,|—|-)?\s*(?:the|a|always)?\s*", gap, re.I) and \
-                    (best is None or len(gap) < len(self.text(best.end, cue.start))):
+                    (best is None or (len(gap) < len(self.text(best.end, cue.start)) and
+                                      not re.search(r"[,:—-]", gap))):
+                # "GCP at every width first, the lanes next": the comma ends the
+                # claim on GCP; "first: GCP" attaches forward only with nothing before
                 best = after[0]
         return best
 

@@ -70,6 +70,8 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
             if (unit.line, start) in found:
                 continue
             masked = reading.blank_quotes(unit.text[start:end]).translate(_SPACE_LIKE)
+            if masked.rstrip(" *_`").endswith("?"):
+                continue  # a question asks; its answer carries the claim
             for claim in ctx.run.claims:
                 m = next((m for p in claim.patterns for m in [p.search(masked)] if m), None)
                 if m is None:
