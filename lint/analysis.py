@@ -21,7 +21,7 @@ _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:
                       r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
 # Ladder sentences that name no entity token: "widths are 1, 2, 4, 6 and 8",
 # "the wide rungs are opt-in".
-_WIDTH_LIST = re.compile(r"\bwidths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+|"
+_WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+|"
                          r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
 _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
                        r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)",

@@ -15,7 +15,7 @@ STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜
                           r"\bfall(?:s|ing)?\s+(?:straight\s+)?back\s+to|\bdrops?\s+to|"
                           r"\bdegrades?\s+to|\bretries\s+at|\bsteps?\s+down\s+to", re.I)
 ADJACENT = re.compile(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|directly|immediately|"
-                       r"\bfalls?\s+back\s+to|\bretries\s+at", re.I)
+                       r"\bfalls?\s+back\s+to|\bretries\s+at|\bfollowed\s+by", re.I)
 FILLER = re.compile(
     r"\b(?:the|a|an|and|or|lanes?|rungs?|machines?|vms?|on|capacity|misses|miss|at|widths?|"
     r"finally|only|down|to|gpus?|backends?|one|comes?|is|are|tried|try|tries|first|last|"
@@ -53,7 +53,8 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
                            re.I)
-WIDTH_TOPIC = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|\bfalls?\s+back|"
+WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"
+                         r"\bfalls?\s+back|"
                           r"\bladder\b|\bre-?shard\w*|\bhalv\w*", re.I)
 CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
                           r"requests?)\b", re.I)

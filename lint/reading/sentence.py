@@ -99,12 +99,13 @@ FACTOR_AFTER = re.compile(r"\s*(?:\w+\s+)?(?:faster|slower|speed\w*|more|less|fe
                            r"higher|lower|vs\.?|versus|increase|decrease|throughput|savings|cost|"
                            r"the\s+(?:cost|price|speed|throughput)|as\s+(?:fast|much|many)|zoom|"
                            r"magnif\w*|over\s+(?:baseline|grid))\b", re.I)
-FACTOR_BEFORE = re.compile(r"(?:\d\s*[-–]\s*|\bby\s+|~|≈|\babout\s+|\bnearly\s+)$", re.I)
+FACTOR_BEFORE = re.compile(r"(?:\d\s*[-–]\s*|(?<!followed\s)\bby\s+|~|≈|\babout\s+|\bnearly\s+)$",
+                           re.I)
 
 
 def _multiplier(text: str, start: int, end: int) -> bool:
     return bool(FACTOR_AFTER.match(text[end:end + 30]) or
-                FACTOR_BEFORE.search(text[max(0, start - 10):start]))
+                FACTOR_BEFORE.search(text[max(0, start - 20):start]))
 
 
 def _merge(a: tuple, b: tuple) -> tuple | None:

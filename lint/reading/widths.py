@@ -81,7 +81,7 @@ class WidthReading(ReaderBase):
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
         if self.procedural or not self._own_width_context():
             return
-        listed = re.search(r"\bwidths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
+        listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
                            r"(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
         if listed:
@@ -106,7 +106,12 @@ class WidthReading(ReaderBase):
         for t in self.terms:
             w = self._term_width(t)
             if w is not None and w not in self.facts.widths and (
-                    t.term[0] != "width" or re.search(r"[×x]", self.text(t.start, t.end))):
+                    t.term[0] != "width" or
+                    re.search(r"[×x]|[- ]way\b|[- ]wide\b", self.text(t.start, t.end), re.I)) and \
+                    not re.match(r"\s+(?:axis|axes|shards?|splits?|sweeps?|grids?|fan[- ]?outs?|"
+                                 r"data|tensor|pipeline|parallel\w*)\b",
+                                 self.unit_text[t.end:t.end + 20], re.I):
+                # "a 600-way axis" sizes the work, not a GPU width
                 self.add("width", (w,), t.start, t.end, self.negated_before(t.start),
                          topic="width chain")
 
