@@ -28,6 +28,10 @@ _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|
                        re.I)
 _ORDER_HEADER = re.compile(r"^\s*(?:#|no\.?|step|order|rank|priority|rung|position|try|tier)\s*$",
                            re.I)
+_KEY_HEADER = re.compile(r"\b(?:backends?|rungs?|lanes?|stages?|stops?|where|targets?|"
+                         r"partitions?|machines?|families|family|widths?|steps?\s+name)\b", re.I)
+_ORDINALS = (("first", "1st", "lead", "leads", "primary", "start"), ("second", "2nd", "middle",
+             "then", "next"), ("third", "3rd"), ("last", "final", "finally", "fallback"))
 _YES = re.compile(r"^\s*(?:✅|✓|✔|yes|y|allowed|ok|supported|on)\b|^\s*(?:✅|✓|✔)", re.I)
 _NO = re.compile(r"^\s*(?:❌|✗|✘|×|no|n|never|not\s+allowed|forbidden|unsupported|off|—|-|–)"
                  r"(?:\W|$)", re.I)
@@ -181,27 +185,88 @@ class Engine:
 
     def _table(self, rows: list[tuple[Unit, list[Reading]]], lexicon: Lexicon) -> None:
         header = next((u for u, _ in rows if u.header), None)
-        body = [(u, rs) for u, rs in rows if not u.header]
+        body = [(u, rs) for u, rs in rows if not u.header and u.cells]
         if header is None or not body:
             return
         self._read_columns(header, body, lexicon)
-        firsts = [u.cells[0].strip().rstrip(".)") for u, _ in body if u.cells]
-        ordered = bool(_ORDER_HEADER.match(header.cells[0])) or \
-            firsts == [str(i) for i in range(1, len(firsts) + 1)]
-        if not ordered:
-            return
-        heads = []
+        self._ordinal_columns(header, body, lexicon)
         if not any(r.sentence.context for _, rs in rows for r in rs) and \
                 not self.lexicon.ladder_context.search(header.heading):
             return
-        for _, unit_readings in body:
-            for r in unit_readings:
-                terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
-                if terms:
-                    heads.append((r, terms[0]))
-                    break
-        if len(heads) >= 2:
-            self._chain_props(heads, adjacent=True)
+        rank = self._rank_column(header, body)
+        if rank is None:
+            return
+        key = self._key_column(header, body, rank)
+        ranked = []
+        for unit, unit_readings in body:
+            number = re.match(r"\s*(\d+)", unit.cells[rank]) if rank < len(unit.cells) else None
+            if number is None or key >= len(unit.cells):
+                continue
+            lo = _cell_start(unit, key)
+            hi = lo + len(unit.cells[key])
+            head = next(((r, term) for r in unit_readings for term in reading.terms(r.sentence)
+                         if reading.orderable(term.term) and lo <= term.start < hi), None)
+            if head is not None:
+                ranked.append((int(number.group(1)), head))
+        ranked.sort(key=lambda item: item[0])
+        if len(ranked) >= 2:
+            self._chain_props([head for _, head in ranked], adjacent=True)
+
+    @staticmethod
+    def _rank_column(header: Unit, body: list[tuple[Unit, list[Reading]]]) -> int | None:
+        """The column that ranks the rows: headed 'order', 'step', '#', … or
+        holding the numbers 1..n, in any position and any row order."""
+        for index, cell in enumerate(header.cells):
+            if _ORDER_HEADER.match(cell):
+                return index
+        for index in range(len(header.cells)):
+            cells = [u.cells[index].strip().rstrip(".)") for u, _ in body if index < len(u.cells)]
+            if len(cells) == len(body) and \
+                    sorted(cells) == [str(i) for i in range(1, len(cells) + 1)]:
+                return index
+        return None
+
+    def _key_column(self, header: Unit, body: list[tuple[Unit, list[Reading]]],
+                    rank: int) -> int:
+        """The column that names what is ranked: headed 'backend', 'rung', … or
+        else the first other column."""
+        def names_all(index: int) -> bool:
+            return all(index < len(u.cells) and any(
+                reading.orderable((t.kind, t.value)) for t in self.lexicon.tag(u.cells[index]))
+                for u, _ in body)
+
+        columns = [i for i in range(len(header.cells)) if i != rank]
+        full = [i for i in columns if names_all(i)] or columns
+        return next((i for i in full if _KEY_HEADER.search(header.cells[i])), full[0])
+
+    def _ordinal_columns(self, header: Unit, body: list[tuple[Unit, list[Reading]]],
+                         lexicon: Lexicon) -> None:
+        """'| Last | Middle | First | Length class |': columns headed by position
+        order the models of each row, whatever order the columns are in."""
+        ranks = {i: _ordinal_rank(cell) for i, cell in enumerate(header.cells)}
+        ranks = {i: r for i, r in ranks.items() if r is not None}
+        if len(ranks) < 2 or sorted(ranks) == sorted(ranks, key=ranks.__getitem__):
+            return  # the columns already read left to right in their order
+        for unit, unit_readings in body:
+            if not unit_readings:
+                continue
+            cls = next((t.kind for t in lexicon.tag(unit.text) if t.kind in ("short", "long")),
+                       None)
+            models = []
+            for index in sorted(ranks, key=ranks.__getitem__):
+                if index < len(unit.cells):
+                    models += [tk.value for tk in lexicon.tag(unit.cells[index])
+                               if tk.kind == "model"][:1]
+            if cls is None or len(models) < 2:
+                continue
+            for r in unit_readings:  # the row read left to right is not what it says
+                r.props[:] = [p for p in r.props if p.kind not in ("class-order", "class-last",
+                                                                   "lead")]
+            first = min(ranks, key=ranks.__getitem__)
+            lo = _cell_start(unit, first)
+            unit_readings[0].props.append(Prop("class-order", (cls, tuple(models)), False, lo,
+                                               lo + len(unit.cells[first]),
+                                               "length-aware lead"))
 
     def _read_columns(self, header: Unit, body, lexicon: Lexicon) -> None:
         """Yes/no columns: a model per column (which family allows it), 'in the
@@ -211,7 +276,7 @@ class Engine:
         for index, cell in enumerate(header.cells):
             tokens = lexicon.tag(cell)
             models = [t for t in tokens if t.kind == "model"]
-            if len(models) == 1 and index:
+            if len(models) == 1:
                 roles[index] = ("model", models[0].value)
             elif re.search(r"\bauto", cell, re.I):
                 roles[index] = ("auto", None)
@@ -219,18 +284,22 @@ class Engine:
                 roles[index] = ("parallel", None)
             elif re.search(r"\bmin(?:imum)?\b.*\bwidth|\bfloor\b", cell, re.I):
                 roles[index] = ("min-width", None)
-            elif index and re.search(r"\bprovisioning|\bmodels?\b|\ballowed\b|\bcapacity\s+types?",
-                                     cell, re.I):
+            elif re.search(r"\bprovisioning|\bmodels?\b|\ballowed\b|\bcapacity\s+types?", cell,
+                           re.I):
                 roles[index] = ("models", None)
-            elif index and re.search(r"\bmax|\blimit|run\s+duration|\bcap\b", cell, re.I):
+            elif re.search(r"\bmax|\blimit|run\s+duration|\bcap\b", cell, re.I):
                 roles[index] = ("max-run", None)
+        # The row key (family, width, intent, launcher) is the first column with no
+        # role, wherever it sits: '| FLEX_START | Family | SPOT |', '| Auto? | Width |'.
+        key = min(set(range(len(header.cells))) - set(roles), default=0)
+        roles.pop(key, None)
         if not roles:
             return
         for unit, unit_readings in body:
             if not unit_readings or not unit.cells:
                 continue
             r = unit_readings[0]
-            first = unit.cells[0]
+            first = unit.cells[key] if key < len(unit.cells) else unit.cells[0]
             row_tokens = lexicon.tag(first)
             offset = 0
             starts = []
@@ -339,3 +408,19 @@ def build(config, lexicon_path=None) -> Engine:
     from lint import lexicon
 
     return Engine(lexicon.build(config, lexicon_path), Facts(config))
+
+
+def _cell_start(unit: Unit, index: int) -> int:
+    """Offset of a table cell in the row's text (cells joined by ' | ')."""
+    return sum(len(cell) + 3 for cell in unit.cells[:index])
+
+
+def _ordinal_rank(cell: str) -> int | None:
+    words = re.findall(r"[a-z0-9]+", cell.lower())
+    if not words or len(words) > 3:
+        return None
+    for rank, names in enumerate(_ORDINALS):
+        if words[0] in names or (len(words) > 1 and words[-1] in names and
+                                 words[0] in ("1", "2", "3", "the")):
+            return rank
+    return None
