@@ -8,7 +8,12 @@ ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
 SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
-QUOTED = re.compile(r"\"[^\"]{2,240}\"|“[^”]{2,240}”|«[^»]{2,240}»")
+# A quoted statement has at least two words; a quoted single word ("Short")
+# is a term being defined, and stays readable.
+QUOTED = re.compile(r"\"[^\"\s]{0,240}\s[^\"]{0,240}\"|“[^”\s]{0,240}\s[^”]{0,240}”|"
+                    r"«[^»\s]{0,240}\s[^»]{0,240}»")
+# "short_threshold: 8h": a config-like key reads as its words
+KEY_WORDS = re.compile(r"^\W{0,4}[a-z0-9]+(?:_[a-z0-9]+)+(?=\s*[:=])", re.I)
 ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
 STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"
@@ -51,7 +56,8 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
                            r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
                            r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
-                           r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b",
+                           r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b|"
+                           r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:means|is\s+defined\s+as)\b",
                            re.I)
 WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"
                          r"\bfalls?\s+back|"

@@ -23,7 +23,9 @@ class LengthReading(ReaderBase):
         for t in scored:
             tail = self.unit_text[t.end:t.end + 25]
             if CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
-                    re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?)\s*$",
+                    re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?|"
+                              r"stays?|remains?)(?:\s+(?:still|also|always|already|now|then|"
+                              r"treated\s+as))?\s*$",
                               self.unit_text[max(0, t.start - 25):t.start], re.I) or \
                     re.match(r"\s*(?:=|means|means\s+|:)", tail) or \
                     (re.search(r"\|\s*$", self.unit_text[max(0, t.start - 4):t.start]) and
@@ -127,8 +129,14 @@ class LengthReading(ReaderBase):
             if abs(cls.start - d.start) > 60:
                 continue
             word = cut_word
-            near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 16
-            defining = near_word or (cls.start < d.start and not word)
+            near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 24 and \
+                d is min(durations, key=lambda x: abs(self.s.start + word.start() - x.start))
+            # "Only jobs under 1 h are short", "…; everything else is long": the
+            # subset is the whole class, so the sentence defines the threshold
+            exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"
+                                       r"over|above|past)\b|\botherwise\b|\bthe\s+rest\b|"
+                                       r"\bmeans\b|\bdefined\s+as\b", self.s.text, re.I))
+            defining = near_word or ((cls.start < d.start or exclusive) and not word)
             negated = self.negated_before(max(d.start, cls.start))
             fix = ((d.start, d.end, self._unit_of(d)),)
             if cmp is None:
@@ -145,6 +153,10 @@ class LengthReading(ReaderBase):
                 if inclusive and relation == "under":  # "4 h or less count as short"
                     self.add("subset", ("at", value, "short" if cls.kind == "short" else "long"),
                              d.start, d.end, negated, topic="length threshold")
+                    if exclusive and cls.kind == "short" and not negated:
+                        # "'Short' means two hours or less": the cut sits just above 2 h
+                        self.add("threshold", (value,), d.start, d.end,
+                                 topic="length threshold", fix=fix)
                     continue
                 if (relation == "under") == (cls.kind == "short"):
                     self.add("threshold", (value,), d.start, d.end, negated,
@@ -197,6 +209,10 @@ class LengthReading(ReaderBase):
             if name:
                 self.add("lead-at", (relation, d.value, name), model.start, model.end,
                          self.negated_before(model.start), topic="length-aware lead")
+                if cmp and cmp[1] and relation != "of":
+                    # "4 h or less lead with SPOT" also says what a 4 h job leads with
+                    self.add("lead-at", ("of", d.value, name), model.start, model.end,
+                             self.negated_before(model.start), topic="length-aware lead")
             return
 
     def _worked_example(self, durations: list[Token], models: list[TermTok],

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
-from lint.reading.cues import ORDERABLE, QUOTED, SENTENCE_END
+from lint.reading.cues import KEY_WORDS, ORDERABLE, QUOTED, SENTENCE_END
 
 
 @dataclass
@@ -42,7 +42,7 @@ def blank_quotes(text: str) -> str:
 
 
 def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
-    body = blank_quotes(text[start:end])
+    body = KEY_WORDS.sub(lambda m: m.group(0).replace("_", " "), blank_quotes(text[start:end]))
     tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens)
