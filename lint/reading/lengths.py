@@ -21,7 +21,7 @@ class LengthReading(ReaderBase):
             return None
         scored = sorted(classes, key=lambda t: abs(t.start - near))
         for t in scored:
-            tail = self.unit_text[t.end:t.end + 25]
+            tail = self.unit_text[t.end:t.end + 25].lstrip("\"”'*_`")
             if CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
                     re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?|"
                               r"stays?|remains?)(?:\s+(?:still|also|always|already|now|then|"
