@@ -83,6 +83,7 @@ _DESCRIBE = {
     "threshold-unit": lambda p: "the length class is counted in GPU-hours",
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
     "flex-max": lambda p: f"FLEX_START runs at most {_hours_label(p.args[0])}",
+    "flex-for": lambda p: f"a {_hours_label(p.args[0])} job gets a FLEX_START rung",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
@@ -335,9 +336,15 @@ def _threshold_unit(p: Prop, facts: Facts):
 
 def _flex_max(p: Prop, facts: Facts):
     value = p.args[0]
-    return value == facts.flex_max, \
-        f"FLEX_START only where the job fits {facts.flex_max:g} h ({facts.flex_max / 24:g} days)", \
-        _replace(p, _hours(facts.flex_max, p))
+    return value == facts.flex_max, _flex_fits(facts), _replace(p, _hours(facts.flex_max, p))
+
+
+def _flex_for(p: Prop, facts: Facts):
+    return p.args[0] <= facts.flex_max, _flex_fits(facts), ()
+
+
+def _flex_fits(facts: Facts) -> str:
+    return f"FLEX_START only where the job fits {facts.flex_max:g} h ({facts.flex_max / 24:g} days)"
 
 
 def _min_width(p: Prop, facts: Facts):
@@ -476,7 +483,8 @@ _JUDGES = {
     "first": _first, "last": _last, "permits": _permits, "only": _only, "lead": _lead,
     "class-order": _class_order, "class-last": _class_last, "class-offers": _class_offers,
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
-    "flex-max": _flex_max, "min-width": _min_width, "reach": _reach, "in-auto": _in_auto,
+    "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
+    "in-auto": _in_auto,
     "lead-at": _lead_at, "consequence": _consequence, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,

@@ -343,6 +343,16 @@ class LengthReading(ReaderBase):
             self.add("flex-max", (float("inf"),), at, self.s.start + unlimited.end(),
                      topic="FLEX_START maximum run")
             return
+        if fl and durations and not MAX_CUE.search(self.s.text) and not self.kinds("width"):
+            offer = re.search(r"\b(?:gets?|offered|has|have|keeps?|eligible|allowed|available|"
+                              r"can\s+use|uses?|receives?)\b", self.s.text, re.I)
+            d = durations[0]
+            if offer and len(durations) == 1 and not self.kinds("short") and \
+                    not self.kinds("long") and d.value > self.facts.threshold:
+                # "a 10-day job still gets a FLEX_START rung"
+                self.add("flex-for", (d.value,), d.start, d.end,
+                         self.negated_before(fl[0].start), topic="FLEX_START maximum run")
+            return
         if not fl or not durations or not MAX_CUE.search(self.s.text):
             return
         if self.length_class(fl[0].start) and not re.search(
