@@ -194,9 +194,11 @@ class OrderReading(ReaderBase):
 
     def read_only_after(self) -> None:
         """'RunPod only after GCP is exhausted': everything before it is named."""
-        m = re.search(r"\bonly\s+after\b|\bonly\s+(?:when|once|if)\b(?=[^.;]*\b(?:exhausted|"
-                      r"miss|misses|missed|dry|fail|fails|failed|full|busy|unavailable|"
-                      r"out\s+of\s+capacity|run\s+out|no\s+(?:capacity|pods|room|gpus|slots))\b)",
+        m = re.search(r"\bonly\s+(?:(?!and\b|but\b|then\b)\w+\s+){0,2}?(?:after\b|"
+                      r"(?:when|once|if)\b(?=[^.;]*(?:\b(?:exhausted|"
+                      r"miss|misses|missed|dry|fail|fails|failed|full|busy|unavailable|empty|gone|"
+                      r"taken|saturated|out\s+of\s+capacity|run\s+out|none|nothing)\b|"
+                      r"\bno\s+\w+|n't|\bnot\s+(?:free|available))))",
                       self.s.text, re.I)
         if not m or self.procedural or not self.s.context:
             return
