@@ -152,9 +152,14 @@ class WidthReading(ReaderBase):
             at = self.s.start + explicit.start()
             self.add("in-auto", (width,), w.start, w.end, not self.negated_before(at),
                      topic="the auto ladder")
-        elif auto and re.search(r"\b(?:in|part\s+of|on|included|walks?|reach(?:es|ed)?|"
-                                r"tries|tried)\b", text, re.I):
-            self.add("in-auto", (width,), w.start, w.end,
-                     self.negated_before(self.s.start + auto.end()) or
-                     bool(re.search(r"\b(?:excluded|outside|out\s+of)\b", text, re.I)),
-                     topic="the auto ladder")
+        elif auto:
+            verb = re.search(r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|"
+                             r"reach(?:es|ed)?|tries|tried|uses?|used)\b", text, re.I)
+            out = re.search(r"\b(?:excluded|outside|out\s+of|left\s+out|leaves?\s+out|"
+                            r"omit\w*)\b", text, re.I)
+            if verb or out:
+                # "the auto ladder never includes 8×": the negation sits before the verb
+                end = max(auto.end(), verb.end() if verb else 0)
+                self.add("in-auto", (width,), w.start, w.end,
+                         self.negated_before(self.s.start + end) or bool(out),
+                         topic="the auto ladder")
