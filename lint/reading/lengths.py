@@ -125,9 +125,13 @@ class LengthReading(ReaderBase):
             return
         for d in durations:
             cmp = self._comparator(d)
-            cls = min(classes, key=lambda c: abs(c.start - d.start))
-            if abs(cls.start - d.start) > 60:
-                continue
+            # The class in the duration's own clause: "a 239-minute job is short, a
+            # 240-minute job is long"; a table row never pairs across cells.
+            cls = self._class_of(d, classes)
+            if abs(cls.start - d.start) > 60 or any(
+                    other is not d and self._class_of(other, classes) is cls and
+                    self._apart(other, cls) < self._apart(d, cls) for other in durations):
+                continue  # "| 8x, 1 h | long | 4 h |": the class belongs to the nearer 4 h
             word = cut_word
             near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 24 and \
                 d is min(durations, key=lambda x: abs(self.s.start + word.start() - x.start))
@@ -169,6 +173,17 @@ class LengthReading(ReaderBase):
                     continue
                 self.add("subset", (relation, d.value, cls.kind), d.start, d.end, negated,
                          topic="length threshold")
+
+    def _apart(self, a: Token, b: Token) -> int:
+        return max(a.start, b.start) - min(a.end, b.end)
+
+    def _class_of(self, d: Token, classes: list[Token]) -> Token:
+        """The class word a duration is stated with: the nearest one in its own
+        clause ("a 239-minute job is short, a 240-minute job is long"), else the
+        nearest one."""
+        own = [c for c in classes if not re.search(
+            r"[,;:]", self.text(min(c.end, d.end), max(c.start, d.start)))]
+        return min(own or classes, key=lambda c: self._apart(c, d))
 
     def _unit_of(self, d: Token) -> str:
         text = self.unit_text[d.start:d.end].lower()

@@ -397,6 +397,11 @@ class OrderReading(ReaderBase):
             gap = self.text(cue.end, nxt[0].start)
             return nxt[0] if len(gap) <= 20 else None
         best = None
+        if before and re.search(r"\b(?:miss(?:ed|es)?|fail(?:ed|s)?|exhausted|filled|"
+                                r"ran\s+(?:dry|out)|run\s+(?:dry|out)|"
+                                r"(?:are|were|is|was)\s+(?:full|busy|empty|gone))\s*$",
+                                self.text(before[-1].end, cue.start), re.I):
+            return None  # "every GCP width missed first": beforehand, not a position
         if before:
             gap = self.text(before[-1].end, cue.start)
             if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
