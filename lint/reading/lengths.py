@@ -130,11 +130,14 @@ class LengthReading(ReaderBase):
             cls = self._class_of(d, classes)
             if abs(cls.start - d.start) > 60 or any(
                     other is not d and self._class_of(other, classes) is cls and
-                    self._apart(other, cls) < self._apart(d, cls) for other in durations):
+                    (self._apart(other, cls), d.start) < (self._apart(d, cls), other.start)
+                    for other in durations):
                 continue  # "| 8x, 1 h | long | 4 h |": the class belongs to the nearer 4 h
             word = cut_word
             near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 24 and \
-                d is min(durations, key=lambda x: abs(self.s.start + word.start() - x.start))
+                d is min(durations, key=lambda x: abs(self.s.start + word.start() - x.start)) \
+                and not re.search(r"[,;:]", re.sub(r"^[\w-]+\s*[:=]\s*$", "", self.text(
+                    *sorted((self.s.start + word.start(), d.start)))))  # "threshold: 4 h" is one
             # "Only jobs under 1 h are short", "…; everything else is long": the
             # subset is the whole class, so the sentence defines the threshold
             exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"
