@@ -19,6 +19,8 @@ _THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthresho
 _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardless\s+of\s+"
                            r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
                            r"small)|any\s+amount\s+of\s+work", re.I)
+_TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert)\w*\b"
+                    r"[^.;]{0,40}\b(?:into|to)\s+\W{0,2}$", re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
 
@@ -47,8 +49,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if len({v.kind for v in verdicts}) > 1 and len(rules) > 1:
                 near = min(verdicts, key=lambda v: abs(v.start - rule.start))
                 cue = near
+            target = next((v for v in verdicts if _TURNS.search(
+                reader.text(reader.s.start, v.start))), None)
+            if target is not None:
+                cue = target  # "never turns APPROVE into REVISE": the verdict it would become
             negated = reader.negated_before(cue.start, since=max(
-                reader.clause_start(cue.start), rule.end if cue.start > rule.end else 0))
+                reader.clause_start(cue.start), rule.end if cue.start > rule.end and
+                target is None else 0))
             props.append(Prop("verdict", (rule.value, _VERDICTS[cue.kind]), negated,
                               rule.start, rule.end, "critic verdict"))
         else:
@@ -66,6 +73,14 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if len(amounts) > 1:
         amounts = cued
     for gh in amounts[:1]:
+        example = re.search(r"\b(?:is|are|gets?|counts?\s+as)\s+(?:\w+\s+){0,2}?"
+                            r"(?:needlessly[- ]narrow|flagged|revised)",
+                            reader.unit_text[gh.end:s.end], re.I)
+        if example and not cued:
+            # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
+            props.append(Prop("narrow-at", (gh.value,), reader.negated_before(
+                gh.end + example.end()), gh.start, gh.end, "widening threshold"))
+            continue
         if any(r.value == _narrow_rule(reader) for r in rules) or _NARROW.search(s.text) or \
                 _NARROW.search(unit.heading):
             span = (gh.start, gh.end)

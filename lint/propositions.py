@@ -95,6 +95,7 @@ _DESCRIBE = {
                              f"{p.args[3]} {p.args[4]}",
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
+    "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
     "parallel": lambda p: f"{p.args[0]} is parallel work",
     "narrow-width": lambda p: f"needlessly-narrow fires at width {p.args[0]}",
     "axis-min": lambda p: f"needlessly-narrow needs {p.args[0]} shards",
@@ -423,6 +424,13 @@ def _verdict(p: Prop, facts: Facts):
     return holds, f"the critic {'REVISEs' if truth == 'REVISE' else 'only warns'} on {rule}", ()
 
 
+def _narrow_at(p: Prop, facts: Facts):
+    from critics.rules import DEFAULT_WIDEN_THRESHOLD
+
+    return p.args[0] >= DEFAULT_WIDEN_THRESHOLD, \
+        f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour", ()
+
+
 def _critic_threshold(p: Prop, facts: Facts):
     from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
@@ -487,5 +495,6 @@ _JUDGES = {
     "in-auto": _in_auto,
     "lead-at": _lead_at, "consequence": _consequence, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
+    "narrow-at": _narrow_at,
     "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,
 }

@@ -36,8 +36,9 @@ PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|
                          r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
                          r"excluded|includ\w*|is|are)\b|n't\b|❌|✅", re.I)
-CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and\s+so|which|because|since|yet|while|whereas|"
-                           r"and\s+then|hence|thus)\b|\s\((?=[^)]*\))", re.I)
+# ", and the critic REVISEs it": a new clause, so a negation before it stays behind
+CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|"
+                           r"hence|thus)\b|\s\((?=[^)]*\))", re.I)
 COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
 KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
                         r"chain|rungs|preference|walk|path|families|lanes|widths|backends)"
