@@ -24,8 +24,9 @@ _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:
 _WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+|"
                          r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
 _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
-                       r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)",
-                       re.I)
+                       r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)|"
+                       r"^[^.]{0,60}\b(?:reversed|overturned|undid|superseded|retired)\s+"
+                       r"(?:it|that|this)\b", re.I)
 _ORDER_HEADER = re.compile(r"^\s*(?:#|no\.?|step|order|rank|priority|rung|position|try|tier)\s*$",
                            re.I)
 _KEY_HEADER = re.compile(r"\b(?:backends?|rungs?|lanes?|stages?|stops?|where|targets?|"

@@ -8,10 +8,8 @@ ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
 SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
-# A quoted statement has at least two words; a quoted single word ("Short")
-# is a term being defined, and stays readable.
-QUOTED = re.compile(r"\"[^\"\s]{0,240}\s[^\"]{0,240}\"|“[^”\s]{0,240}\s[^”]{0,240}”|"
-                    r"«[^»\s]{0,240}\s[^»]{0,240}»")
+QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")
+DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b", re.I)
 # "short_threshold: 8h": a config-like key reads as its words
 KEY_WORDS = re.compile(r"^\W{0,4}[a-z0-9]+(?:_[a-z0-9]+)+(?=\s*[:=])", re.I)
 ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
-from lint.reading.cues import KEY_WORDS, ORDERABLE, QUOTED, SENTENCE_END
+from lint.reading.cues import DEFINES, KEY_WORDS, ORDERABLE, QUOTED, SENTENCE_END
 
 
 @dataclass
@@ -38,7 +38,14 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
 
 
 def blank_quotes(text: str) -> str:
-    return QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+    """Quoted statements are not claims; a quoted word being defined ('"Short"
+    means …') stays readable."""
+    def blank(m: re.Match[str]) -> str:
+        if not re.search(r"\s", m.group(0)) and DEFINES.match(text, m.end()):
+            return m.group(0)
+        return " " * len(m.group(0))
+
+    return QUOTED.sub(blank, text)
 
 
 def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
