@@ -88,7 +88,9 @@ class LengthReading(ReaderBase):
         firsts = [t for t in self.tokens if t.kind == "first" and start <= t.start < end]
         lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
         has_chain = len(names) > 1 and bool(STRONG_THEN.search(seg) or re.search(r"[,|]", seg))
-        negated = self.negated_before(end, since=start)
+        # a negation after the last model ("… so they don't get preempted") is not
+        # about the lead
+        negated = self.negated_before(models[-1].end, since=start)
         if not self.s.context and not firsts and not lasts:
             return  # "| Multi-day training | Spot |" in a cost guide is advice, not our ladder
         if has_chain and not firsts and not lasts:
@@ -101,7 +103,10 @@ class LengthReading(ReaderBase):
             return
         if lasts:
             cue = lasts[0]
-            model = min(models, key=lambda t: abs(t.start - cue.start))
+            before = [t for t in models if t.end <= cue.start and
+                      not re.search(r"[,;]", self.text(t.end, cue.start))]
+            # "spot VMs come last, after flex-start": the model the cue follows
+            model = before[-1] if before else min(models, key=lambda t: abs(t.start - cue.start))
             name = model.term[1] if model.term[0] == "model" else model.term[1][2]
             self.add("class-last", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead", fix=((model.start, model.end, ""),))

@@ -17,6 +17,9 @@ class ProvisioningReading(ReaderBase):
         fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
                 (t.term[0] == "family" or t.term[1][0])]
         models = [t for t in self.terms if t.term[0] == "model"]
+        if not fams and models and self.s.context and not self.procedural:
+            self._every_family(models)
+            return
         if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
             return
         if self.length_class(self.s.start) or (self.kinds("first") and not self.kinds("only")):
@@ -59,6 +62,19 @@ class ProvisioningReading(ReaderBase):
                 for name in names:
                     self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
                              topic="provisioning")
+
+    def _every_family(self, models: list[TermTok]) -> None:
+        """'On-demand is allowed on both families': a permission for each one."""
+        every = re.search(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s+)?"
+                          r"(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)\b", self.s.text, re.I)
+        if not every or not PERMISSION.search(self.s.text) or self.length_class(self.s.start):
+            return
+        negated = self.negated_before(self.s.start + every.start())
+        for name in dict.fromkeys(t.term[1] for t in models if t.start < self.s.start +
+                                  every.start()):
+            for family in self.facts.families_in_order():
+                self.add("permits", (family, name), self.s.start + every.start(),
+                         self.s.start + every.end(), negated, topic="provisioning")
 
     def _machine_type(self, t: TermTok) -> bool:
         """Written as one of the config's machine types ('a3-highgpu-8g'), which
