@@ -114,7 +114,11 @@ class Engine:
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
-                lexicon, sentence.text, unit.heading) or any(r.sentence.context for r in out)
+                lexicon, sentence.text, unit.heading) or any(
+                r.sentence.context for r in out) or sum(
+                t.kind == "family" and t.value[1] is not None for t in sentence.tokens) >= 2
+            # two of the config's machine types ("a3-highgpu-8g before a2-ultragpu-8g")
+            # name rungs of this ladder, whatever the section is about
             reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
             sentence.props = reader.read()
             if critic:

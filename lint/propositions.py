@@ -59,6 +59,9 @@ def _term(term: Term) -> str:
     if kind == "family":
         name, width = value
         return f"{name}" + (f" {width}×" if width else "")
+    if kind == "rung":
+        return " ".join(part if isinstance(part, str) else f"{part}×"
+                        for part in value if part is not None)
     return str(value)
 
 
@@ -110,7 +113,7 @@ def _stage(term: Term) -> str | None:
         return value
     if kind == "lane":
         return "slurm"
-    if kind in ("family", "width"):
+    if kind in ("family", "width", "rung"):
         return "gcp"
     return None
 
@@ -119,7 +122,7 @@ def _width(term: Term) -> int | None:
     kind, value = term
     if kind == "width":
         return value
-    if kind == "family":
+    if kind in ("family", "rung"):
         return value[1]
     return None
 
@@ -139,12 +142,22 @@ def precedes(a: Term, b: Term, facts: Facts) -> bool | None:
         wa, wb = _width(a), _width(b)
         if wa and wb and wa != wb:
             return wa > wb
-        if a[0] == "family" and b[0] == "family" and a[1][0] != b[1][0]:
-            return facts.family_rank(a[1][0], b[1][0])
+        fa, fb = _family_name(a), _family_name(b)
+        if fa and fb and fa != fb and _model_name(a) == _model_name(b):
+            # one width, one model (or none named): the family order decides
+            return facts.family_rank(fa, fb)
         return None
     if a[0] == "lane" and b[0] == "lane" and a[1] != b[1]:
         return facts.lane_rank(a[1], b[1])
     return None
+
+
+def _family_name(term: Term) -> str | None:
+    return term[1][0] if term[0] in ("family", "rung") else None
+
+
+def _model_name(term: Term) -> str | None:
+    return term[1][2] if term[0] == "rung" else None
 
 
 def _first_of(term: Term, facts: Facts) -> bool | None:
@@ -183,7 +196,7 @@ def _order_expected(facts: Facts, *terms: Term) -> str:
         return "SLURM lanes " + " → ".join(facts.lanes())
     if kinds <= {"width"}:
         return "widths " + facts.width_label()
-    if kinds <= {"family"} and len({t[1][1] for t in terms}) == 1 and \
+    if kinds <= {"family", "rung"} and len({t[1][1] for t in terms}) == 1 and \
             len({t[1][0] for t in terms}) > 1:
         return "at one width " + " before ".join(facts.family_label(f)
                                                   for f in facts.families_in_order())
