@@ -23,6 +23,9 @@ _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:
 # "the wide rungs are opt-in".
 _WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+|"
                          r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
+_ORDER_LEAD = re.compile(r"(?:\border\b|\bsequence\b|\bin\s+turn\b|\bdown\s+(?:this|the)\s+"
+                         r"list\b|\b(?:walks?|tries|visits?)\s+them\b|\bone\s+by\s+one\b|"
+                         r"\bpriority\b)[^:\n]{0,60}:\s*$", re.I)
 _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
                        r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)|"
                        r"^[^.]{0,60}\b(?:reversed|overturned|undid|superseded|retired)\s+"
@@ -74,7 +77,17 @@ class Engine:
         by_table: dict[int, list[tuple[Unit, list[Reading]]]] = {}
         previous: list[Reading] = []
         lead_in_context = False
+        ordered_lists: set[int] = set()  # bullet lists a lead-in says are in order
+        order_pending = False
         for unit in doc.units:
+            if unit.list_id and unit.list_id not in by_list and order_pending:
+                ordered_lists.add(unit.list_id)
+            if unit.kind != "heading":
+                # "Backends, in the order dispatch walks them:" orders the list below it
+                order_pending = bool(_ORDER_LEAD.search(unit.text)) or (
+                    order_pending and bool(unit.list_id) and unit.list_id in ordered_lists)
+                if unit.list_id and unit.list_id not in by_list:
+                    by_list[unit.list_id] = []
             if unit.line in skip_lines or (unit.kind == "heading" and not critic and
                                            not unit.text.rstrip().endswith("?")):
                 continue  # a heading is context; a question heading is answered below it
@@ -97,8 +110,8 @@ class Engine:
                 by_table.setdefault(unit.table_id, []).append((unit, unit_readings))
             else:
                 lead_in_context = any(r.sentence.context for r in unit_readings)
-        for items in by_list.values():
-            self._ordered_list(items)
+        for list_id, items in by_list.items():
+            self._ordered_list(items, list_id in ordered_lists)
         for rows in by_table.values():
             self._table(rows, lexicon)
         for r in readings:
@@ -165,9 +178,10 @@ class Engine:
 
     # ---- structure ----------------------------------------------------------------------------
 
-    def _ordered_list(self, items: list[tuple[Unit, list[Reading]]]) -> None:
-        """A numbered list whose items name rungs or backends states their order."""
-        if not items or not items[0][0].ordered:
+    def _ordered_list(self, items: list[tuple[Unit, list[Reading]]], led: bool = False) -> None:
+        """A numbered list whose items name rungs or backends states their order;
+        so does a bullet list that its lead-in says is in order."""
+        if not items or not (items[0][0].ordered or led):
             return
         heads: list[tuple[Reading, reading.TermTok]] = []
         seen_items = set()
