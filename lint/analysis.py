@@ -152,7 +152,8 @@ class Engine:
         for r in readings:
             m = _ORDINAL.match(r.sentence.text)
             terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
-            if not m or not terms or r.sentence.history or r.sentence.question:
+            if not m or not terms or r.sentence.history or r.sentence.question or \
+                    r.sentence.procedural:
                 if chain and len(chain) >= 2:
                     self._chain_props(chain, adjacent=True)
                 chain = []
@@ -190,8 +191,8 @@ class Engine:
                 continue
             seen_items.add(unit.item)
             r = unit_readings[0]
-            if r.sentence.history or r.sentence.question:
-                continue
+            if r.sentence.history or r.sentence.question or r.sentence.procedural:
+                continue  # "1. Profile on 1 GPU first" is a step of a procedure
             terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
             if not terms or terms[0].start - r.sentence.start > 40:
                 continue

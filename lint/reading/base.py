@@ -28,6 +28,7 @@ class ReaderBase:
         self.props: list[Prop] = []
         self.procedural = bool(lexicon.procedural.search(sentence.text)) and \
             not STRONG_CONTEXT.search(sentence.text)
+        sentence.procedural = self.procedural
 
     # -- helpers --
 

@@ -113,11 +113,12 @@ class LengthReading(ReaderBase):
             return
         model = models[0]
         name = model.term[1] if model.term[0] == "model" else model.term[1][2]
-        if firsts or re.search(r"[:=→]|\|", seg):
+        if firsts or re.search(r"[:=→]|\|", self.text(start, model.start)):
             self.add("lead", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead", fix=((model.start, model.end, ""),))
         elif re.search(r"\b(?:use|uses|used|get|gets|take|takes|try|tries|tried|land|lands|"
-                       r"run|runs|go|goes|see|sees|offered|allowed|eligible)\b", seg, re.I):
+                       r"run|runs|go|goes|see|sees|offered|allowed|eligible|touch(?:es)?|"
+                       r"reach(?:es)?|hits?|picks?|ends?\s+up\s+on)\b", seg, re.I):
             # "long jobs never try SPOT": which models a length class is offered
             self.add("class-offers", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead")

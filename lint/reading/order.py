@@ -136,7 +136,10 @@ class OrderReading(ReaderBase):
             objects = [t for t in ords if cue.end <= t.start < stop]
             if not objects:
                 continue
-            negated = self.negated_before(cue.start, since=self.clause_start(subject.start))
+            # "Never use RunPod first: it is the last rung, after GCP": with the
+            # subject outside the cue's clause, only that clause's negation counts
+            negated = self.negated_before(cue.start, since=self.clause_start(subject.start)
+                                          if subject.start >= floor else floor)
             tight = re.search(r"\b(?:right|immediately|directly|straight|just)\s*$",
                               self.unit_text[max(self.s.start, cue.start - 14):cue.start], re.I)
             for obj in objects:
@@ -406,7 +409,10 @@ class OrderReading(ReaderBase):
             gap = self.text(before[-1].end, cue.start)
             if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
                     or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
-                                    r"(?:the|a|an)?\s*", gap, re.I):
+                                    r"(?:the|a|an)?\s*", gap, re.I) \
+                    or re.fullmatch(r"\s*,?\s*(?:which|that)\s+(?:is|are|gets?|goes|comes)\s+"
+                                    r"(?:always\s+)?(?:tried|used|walked|picked|attempted)?\s*",
+                                    gap, re.I):  # "GCP, which is tried first"
                 best = before[-1]
         if after:
             gap = self.text(cue.end, after[0].start)

@@ -39,6 +39,13 @@ class ProvisioningReading(ReaderBase):
         coordinated = re.search(r"\b(?:both|either|all|each)\b", self.s.text, re.I)
         for fam_tok, (seg_start, seg_end) in zip(fams, segments, strict=False):
             family = family_of(fam_tok.term)
+            first_model = next((t for t in models if seg_start <= t.start < seg_end), None)
+            if first_model is not None:
+                # "is not SPOT-only: it allows SPOT, FLEX_START and STANDARD": the claim
+                # ends at the clause break after its first model
+                cut = re.search(r"[:;]", self.text(first_model.end, seg_end))
+                if cut:
+                    seg_end = first_model.end + cut.start()
             seg_models = [t for t in models if seg_start <= t.start < seg_end]
             names = list(dict.fromkeys(t.term[1] for t in seg_models))
             if fam_tok.term[0] == "rung" and fam_tok.term[1][2]:

@@ -21,6 +21,7 @@ class Sentence:
     context: bool = False  # about routing (itself or its section)
     history: bool = False
     question: bool = False
+    procedural: bool = False  # a procedure ("profile on 1 GPU first"), set by the reader
     props: list[Prop] = field(default_factory=list)
 
 
