@@ -21,6 +21,12 @@ _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardle
                            r"small)|any\s+amount\s+of\s+work", re.I)
 _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert)\w*\b"
                     r"[^.;]{0,40}\b(?:into|to)\s+\W{0,2}$", re.I)
+_COMPARED = re.compile(r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
+                       r"(below|under|above|over|past)\s+the\s+(?:widening\s+)?threshold", re.I)
+_OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
+                              r"\bnot\s+shardable", re.I)
+_UNLIKE = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+"
+                     r"(?:to|with))\b[^,;:]*[,;:]", re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
 
@@ -73,13 +79,22 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if len(amounts) > 1:
         amounts = cued
     for gh in amounts[:1]:
+        compared = _COMPARED.match(reader.unit_text[gh.end:s.end])
+        if compared:
+            # "0.5 GPU-hours: below the threshold": an example, not the threshold
+            props.append(Prop("narrow-at", (gh.value,), compared.group(1).lower() in (
+                "below", "under"), gh.start, gh.end, "widening threshold"))
+            continue
         example = re.search(r"\b(?:is|are|gets?|counts?\s+as)\s+(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised)",
                             reader.unit_text[gh.end:s.end], re.I)
         if example and not cued:
             # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
-            props.append(Prop("narrow-at", (gh.value,), reader.negated_before(
-                gh.end + example.end()), gh.start, gh.end, "widening threshold"))
+            negated = reader.negated_before(gh.end + example.end())
+            if not (negated and _OTHER_CONDITION.search(s.text)):
+                # (a phase "with no shardable axis" is not narrow whatever its size)
+                props.append(Prop("narrow-at", (gh.value,), negated, gh.start, gh.end,
+                                  "widening threshold"))
             continue
         if any(r.value == _narrow_rule(reader) for r in rules) or _NARROW.search(s.text) or \
                 _NARROW.search(unit.heading):
@@ -95,6 +110,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if narrow:
         props += _narrow_conditions(reader, narrow[0])
     launchers = [t for t in s.tokens if t.kind == "launcher"]
+    unlike = _UNLIKE.match(s.text)
+    if unlike:
+        # "Unlike device_map=auto, accelerate launch is parallel work": the claim is
+        # about what follows the contrast
+        launchers = [t for t in launchers if t.start >= s.start + unlike.end()]
     if launchers:
         launcher = launchers[0]
         serial = _first_match(reader, "serial_words", launcher.end)
