@@ -128,8 +128,17 @@ class OrderReading(ReaderBase):
         subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start] or \
             [t for t in ords if t.end <= first_cue.start]
         if not subjects:
+            # "Once GCP runs out, the paid cloud is preferred over the campus cluster":
+            # a leading cue, then the cues after it read on their own
             self._leading_cue(first_cue, ords)
-            return
+            cues = [c for c in cues[1:] if self.clause_start(c.start) > first_cue.start]
+            if not cues:
+                return
+            first_cue = cues[0]
+            floor = self.clause_start(first_cue.start)
+            subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start]
+            if not subjects:
+                return
         subject = subjects[-1]
         for i, cue in enumerate(cues):
             stop = cues[i + 1].start if i + 1 < len(cues) else self.s.end
