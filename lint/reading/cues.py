@@ -9,6 +9,9 @@ MAX_SENTENCE = 600  # characters
 SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")
+# "Unlike X, which …, Y …": a contrast opening a sentence
+CONTRAST = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+(?:to|with))"
+                      r"\b[^,;:]*[,;:](?:\s*(?:which|that|where|who)\b[^,;:]*[,;:])?", re.I)
 DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b", re.I)
 # "short_threshold: 8h": a config-like key reads as its words
 KEY_WORDS = re.compile(r"^\W{0,4}[a-z0-9]+(?:_[a-z0-9]+)+(?=\s*[:=])", re.I)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
-from lint.reading.cues import DEFINES, KEY_WORDS, ORDERABLE, QUOTED, SENTENCE_END
+from lint.reading.cues import CONTRAST, DEFINES, KEY_WORDS, ORDERABLE, QUOTED, SENTENCE_END
 
 
 @dataclass
@@ -51,6 +51,12 @@ def blank_quotes(text: str) -> str:
 
 def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
     body = KEY_WORDS.sub(lambda m: m.group(0).replace("_", " "), blank_quotes(text[start:end]))
+    contrast = CONTRAST.match(body)
+    if contrast and any(t.kind == "history" for t in lexicon.tag(contrast.group(0),
+                                                                 cues_alone=True)):
+        # "Unlike the old failover.sh, which went GCP → SLURM → RunPod, the router
+        # now …": the old thing is history, what follows it is today's claim
+        body = " " * contrast.end() + body[contrast.end():]
     tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens)
