@@ -85,7 +85,8 @@ _DESCRIBE = {
     "threshold": lambda p: f"short means under {p.args[0]:g} h",
     "threshold-unit": lambda p: "the length class is counted in GPU-hours",
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
-    "flex-max": lambda p: f"FLEX_START runs at most {_hours_label(p.args[0])}",
+    "flex-max": lambda p: "FLEX_START has no maximum run" if p.args[0] == float("inf") else
+                f"FLEX_START runs at most {_hours_label(p.args[0])}",
     "flex-for": lambda p: f"a {_hours_label(p.args[0])} job gets a FLEX_START rung",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",

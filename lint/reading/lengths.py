@@ -7,7 +7,7 @@ import re
 
 from lint.lexicon import Token
 from lint.reading.base import ReaderBase
-from lint.reading.cues import CLASS_WORDS, LENGTH_TOPIC, MAX_CUE, STRONG_THEN
+from lint.reading.cues import ANY_LENGTH, CLASS_WORDS, LENGTH_TOPIC, MAX_CUE, STRONG_THEN
 from lint.reading.sentence import TermTok
 
 
@@ -50,12 +50,17 @@ class LengthReading(ReaderBase):
                          self.negated_before(at), topic="length threshold")
         if not models:
             return
+        if not classes and ANY_LENGTH.search(self.s.text) and self.s.context:
+            # "Preemptible capacity is tried first regardless of job length": both classes
+            for kind in ("short", "long"):
+                self._read_lead(kind, models, self.s.start, self.s.end)
+            return
         segments = self._class_segments(classes)
-        for kind, seg_start, seg_end, anchor in segments:
+        for kind, seg_start, seg_end, _ in segments:
             seg_models = [t for t in models if seg_start <= t.start < seg_end]
             if not seg_models or kind is None:
                 continue
-            self._read_lead(kind, anchor, seg_models, seg_start, seg_end)
+            self._read_lead(kind, seg_models, seg_start, seg_end)
         if not classes and durations:
             self._read_lead_at(durations, models)
 
@@ -78,8 +83,7 @@ class LengthReading(ReaderBase):
             out.append((c.kind, start, self.s.end, c))
         return out
 
-    def _read_lead(self, kind: str, anchor: Token, models: list[TermTok], start: int,
-                   end: int) -> None:
+    def _read_lead(self, kind: str, models: list[TermTok], start: int, end: int) -> None:
         seg = self.text(start, end)
         names = [t.term[1] if t.term[0] == "model" else t.term[1][2] for t in models]
         names = [n for n in names if n]
@@ -362,6 +366,9 @@ class LengthReading(ReaderBase):
         unlimited = re.search(r"\bno\s+(?:maximum|max|limit|cap|ceiling)\b|\bunlimited\b|"
                               r"\bas\s+long\s+as\s+(?:it|they|needed|the\s+job)|\bindefinitely\b",
                               self.s.text, re.I)
+        if fl and not durations and ANY_LENGTH.search(self.s.text) and re.search(
+                r"\b(?:offered|available|allowed|used|tried|gets?)\b", self.s.text, re.I):
+            unlimited = ANY_LENGTH.search(self.s.text)  # "offered regardless of length"
         if fl and unlimited and not durations:
             at = self.s.start + unlimited.start()
             self.add("flex-max", (float("inf"),), at, self.s.start + unlimited.end(),
