@@ -26,6 +26,27 @@ _WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d
 _ORDER_LEAD = re.compile(r"(?:\border\b|\bsequence\b|\bin\s+turn\b|\bdown\s+(?:this|the)\s+"
                          r"list\b|\b(?:walks?|tries|visits?)\s+them\b|\bone\s+by\s+one\b|"
                          r"\bpriority\b)[^:\n]{0,60}:\s*$", re.I)
+# "The first model is X", "Lane two is Y", "Step 3: …": an ordinal anywhere in a
+# short sentence, with its rank (0 first, 1 middle, 2 last)
+_ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)\s+"
+                           r"(?:\w+\s+){0,2}?(?:is|are|one\s+is)\b|"
+                           r"^\W*(?:lane|step|stage|rung|tier|option|choice)\s+(one|1|two|2|three|3|"
+                           r"four|4)\b", re.I)
+
+
+def _ordinal_of(text: str) -> int | None:
+    m = _ORDINAL.match(text)
+    if m:
+        return 0 if m.group(1) else (1 if m.group(2) else 2)
+    m = _ORDINAL_NOUN.search(text)
+    if m is None:
+        return None
+    word = (m.group(1) or m.group(2)).lower()
+    if word in ("first", "one", "1"):
+        return 0
+    return 2 if word in ("last", "final") else 1
+
+
 _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
                        r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)|"
                        r"^[^.]{0,60}\b(?:reversed|overturned|undid|superseded|retired)\s+"
@@ -147,23 +168,47 @@ class Engine:
         return out
 
     def _ordinals(self, readings: list[Reading]) -> None:
-        """'First, GCP. Then the SLURM lanes. Last, RunPod.' chains across sentences."""
+        """'First, GCP. Then the SLURM lanes. Last, RunPod.' and 'Lane one is X.
+        Lane two is Y.' chain across sentences; 'The first model is FLEX_START.
+        The second is SPOT.' chains the models of a length class."""
         chain: list[tuple[Reading, reading.TermTok]] = []
-        for r in readings:
-            m = _ORDINAL.match(r.sentence.text)
-            terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
-            if not m or not terms or r.sentence.history or r.sentence.question or \
-                    r.sentence.procedural:
-                if chain and len(chain) >= 2:
-                    self._chain_props(chain, adjacent=True)
-                chain = []
-                continue
-            if m.group(1) and chain:
+        models: list[tuple[Reading, reading.TermTok]] = []
+
+        def flush() -> None:
+            if len(chain) >= 2:
                 self._chain_props(chain, adjacent=True)
-                chain = []
-            chain.append((r, terms[0]))
-        if len(chain) >= 2:
-            self._chain_props(chain, adjacent=True)
+            if len(models) >= 2:
+                self._model_chain(models)
+            chain.clear()
+            models.clear()
+
+        for r in readings:
+            rank = _ordinal_of(r.sentence.text)
+            all_terms = reading.terms(r.sentence)
+            terms = [t for t in all_terms if reading.orderable(t.term)]
+            named = [t for t in all_terms if t.term[0] == "model"]
+            if rank is None or not (terms or named) or r.sentence.history or \
+                    r.sentence.question or r.sentence.procedural:
+                flush()
+                continue
+            if rank == 0 and (chain or models):
+                flush()
+            if terms:
+                chain.append((r, terms[0]))
+            else:
+                models.append((r, named[-1]))
+        flush()
+
+    def _model_chain(self, models: list[tuple[Reading, reading.TermTok]]) -> None:
+        first = models[0][0]
+        text = " ".join(r.sentence.text for r, _ in models) + " " + first.unit.heading
+        kinds = {k for k in ("short", "long") if re.search(rf"\b{k}\b", text, re.I)}
+        if len(kinds) != 1:
+            return
+        names = tuple(dict.fromkeys(t.term[1] for _, t in models))
+        last, term = models[-1]
+        last.props.append(Prop("class-order", (kinds.pop(), names), False, term.start,
+                               term.end, "length-aware lead"))
 
     def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]],
                      adjacent: bool = False) -> None:

@@ -6,7 +6,7 @@ import re
 
 ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
-SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\d)[.!?](?=\s|$)"
+SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")
 # "Unlike X, which …, Y …": a contrast opening a sentence
