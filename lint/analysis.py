@@ -145,6 +145,7 @@ class Engine:
                    ) -> list[Reading]:
         out: list[Reading] = []
         unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
+        carried: tuple[float, int] | None = None
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -154,7 +155,9 @@ class Engine:
             # two of the config's machine types ("a3-highgpu-8g before a2-ultragpu-8g")
             # name rungs of this ladder, whatever the section is about
             reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
+            reader.carried = carried
             sentence.props = reader.read()
+            carried = reader.request
             if critic:
                 from lint import critic_reading
 

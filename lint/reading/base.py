@@ -29,6 +29,10 @@ class ReaderBase:
         self.procedural = bool(lexicon.procedural.search(sentence.text)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural
+        # A worked example's job (hours, requested width), read here or carried
+        # from the sentence before ("A 1 h job at 8×: …; at 2× (4 h) short")
+        self.request: tuple[float, int] | None = None
+        self.carried: tuple[float, int] | None = None
 
     # -- helpers --
 

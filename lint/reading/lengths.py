@@ -41,6 +41,8 @@ class LengthReading(ReaderBase):
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
         if durations and self._worked_example(durations, models, classes):
             return
+        if self.carried and (classes or durations) and self._carried_example(classes, durations):
+            return
         if classes:
             self._read_threshold(classes, durations)
             gh = re.search(r"\d+(?:\.\d+)?\s*gpu[- ]?h(?:ours?|rs?)?\b", self.s.text, re.I)
@@ -259,6 +261,7 @@ class LengthReading(ReaderBase):
             return False
         width0 = self._term_width(request)
         assert width0 is not None
+        self.request = (d.value, width0)
 
         def at_width(start: int, end: int) -> int:
             """The width a derived fact is stated for: one right after it ("long at
@@ -295,10 +298,11 @@ class LengthReading(ReaderBase):
                          self.negated_before(m.start), topic="derived length")
                 read = True
             elif name and (re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
-                                     r"has|have)\b", self.s.text, re.I) or
-                           self.negated_before(m.start)):
+                                     r"has|have|fits?)\b", self.s.text, re.I) or
+                           self.negated_before(m.start) or self._too_long_for(m)):
                 self.add("consequence", (d.value, width0, at, "offers", name), m.start,
-                         m.end, self.negated_before(m.start), topic="derived length")
+                         m.end, self.negated_before(m.start) or self._too_long_for(m),
+                         topic="derived length")
                 read = True
         previous_length: Token | None = None
         for d2 in durations[1:]:
@@ -322,6 +326,36 @@ class LengthReading(ReaderBase):
                          fix=((d2.start, d2.end, self._unit_of(d2)),))
                 read = True
                 previous_length = d2
+        return read
+
+    def _too_long_for(self, m: TermTok) -> bool:
+        """'runs 20 h, which is too long for FLEX_START'."""
+        return bool(re.search(r"\btoo\s+long\s+for\s+(?:a\s+|the\s+)?$",
+                              self.unit_text[max(self.s.start, m.start - 30):m.start], re.I))
+
+    def _carried_example(self, classes: list[Token], durations: list[Token]) -> bool:
+        """'A 1 h job at 8×: at 8× it is short; at 2× (4 h) short': the job of the
+        sentence before, stated at each width this one names."""
+        assert self.carried is not None
+        if not re.match(r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
+            return False
+        hours, width0 = self.carried
+        widths = [t for t in self.terms if t.term[0] == "width"]
+        read = False
+        for i, w in enumerate(widths):
+            stop = widths[i + 1].start if i + 1 < len(widths) else self.s.end
+            at = w.term[1]
+            for c in (c for c in classes if w.end <= c.start < stop):
+                self.add("consequence", (hours, width0, at, "class", c.kind), c.start, c.end,
+                         self.negated_before(c.start), topic="derived length")
+                read = True
+            for d in (d for d in durations if w.end <= d.start < stop and
+                      self._comparator(d) is None):
+                self.add("consequence", (hours, width0, at, "length", d.value), d.start, d.end,
+                         self.negated_before(d.start), topic="derived length",
+                         fix=((d.start, d.end, self._unit_of(d)),))
+                read = True
+        self.request = self.carried if read else None
         return read
 
     _AFTER_REQUEST = re.compile(
