@@ -361,6 +361,12 @@ class Engine:
         # role, wherever it sits: '| FLEX_START | Family | SPOT |', '| Auto? | Width |'.
         key = min(set(range(len(header.cells))) - set(roles), default=0)
         roles.pop(key, None)
+        if not (any(r.sentence.context for _, rs in body for r in rs) or
+                self.lexicon.ladder_context.search(header.heading) or any(
+                    t.kind == "family" and t.value[1] is not None
+                    for u, _ in body if key < len(u.cells) for t in lexicon.tag(u.cells[key]))):
+            # "| H100 | ✅ Found |" in a billing audit is not a permission table
+            roles = {i: r for i, r in roles.items() if r[0] not in ("model", "models")}
         if not roles:
             return
         for unit, unit_readings in body:

@@ -103,8 +103,15 @@ class WidthReading(ReaderBase):
                         if t[1] not in self.facts.widths:
                             self.add("width", (t[1],), self.s.start + at.start(),
                                      self.s.start + at.end(), topic="width chain")
+        gpu_topic = re.search(r"\bgpus?\b|\bwidths?\b|\brungs?\b|\bnodes?\b|\bmachines?\b|"
+                              r"\bbox(?:es)?\b|\bvms?\b|\bgcp\b|\bdegrad|\bshard|\bnarrow|"
+                              r"\bwide\b|\bladder\b|\brequest|\bretr(?:y|ies|ied)\b|\brouter\b|"
+                              r"\bdispatch|\bchain\b|\bmiss", f"{self.s.text} {self.heading}",
+                              re.I)
         for t in self.terms:
             w = self._term_width(t)
+            if gpu_topic is None and t.term[0] == "width":
+                break  # "we tried 8×, 12×, 20×" compression ratios: nothing says GPUs
             if w is not None and w not in self.facts.widths and (
                     t.term[0] != "width" or
                     re.search(r"[×x]|[- ]way\b|[- ]wide\b", self.text(t.start, t.end), re.I)) and \
