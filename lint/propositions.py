@@ -92,7 +92,9 @@ _DESCRIBE = {
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
     "width": lambda p: f"a {p.args[0]}× width",
-    "direction": lambda p: "a miss widens the request",
+    "direction": lambda p: {"up": "a miss widens the request",
+                            "down": "a miss narrows the request",
+                            "by-one": "widths drop one GPU at a time"}[p.args[0]],
     "max-width": lambda p: f"the auto ladder goes up to {p.args[0]}×",
     "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
     "consequence": lambda p: f"a {p.args[0]:g} h job at {p.args[1]}× run at {p.args[2]}× "

@@ -52,6 +52,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading):
         self.read_auto()
         self.read_widths()
         self.read_direction()
+        self.read_skipped_width()
         return self.props
 
 # ---- context --------------------------------------------------------------------------------

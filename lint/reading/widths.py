@@ -69,6 +69,54 @@ class WidthReading(ReaderBase):
             at = self.s.start + m.start()
             self.add("direction", ("up",), at, self.s.start + m.end(),
                      self.negated_before(at), topic="width chain")
+            return
+        m = re.search(r"\bone\s+gpu\s+at\s+a\s+time\b|\bby\s+one\s+gpu\b|"
+                      r"\b(?:drops?|shrinks?|decrements?|steps?\s+down)\s+by\s+(?:one|1)\b",
+                      self.s.text, re.I)
+        if m:  # "width drops one GPU at a time (8, 7, 6, …)": widths halve
+            at = self.s.start + m.start()
+            self.add("direction", ("by-one",), at, self.s.start + m.end(),
+                     self.negated_before(at), topic="width chain")
+            return
+        m = re.search(r"\b(?:degrades?|narrows|halves|drops?\s+(?:to\s+)?(?:a\s+)?narrower|"
+                      r"narrow(?:s|ed)?\s+(?:a|the|its|any)\s+(?:request|width|job))\b"
+                      r"(?!\s+(?:below|under|past|further\s+than|lower\s+than))", self.s.text, re.I)
+        if m and self.negated_before(self.s.start + m.start()) and \
+                not self.kinds("intent"):
+            # "the router never narrows a request": it does, on every capacity miss
+            at = self.s.start + m.start()
+            self.add("direction", ("down",), at, self.s.start + m.end(), True,
+                     topic="width chain")
+            return
+        self._widened_request()
+
+    def _widened_request(self) -> None:
+        """'a 4× request that misses is retried at 8×': a miss never widens."""
+        widths = [t for t in self.terms if t.term[0] == "width"]
+        if len(widths) < 2:
+            return
+        request = next((w for w in widths if re.match(
+            r"\s*(?:-?\s*gpu\s+)?(?:requests?|jobs?|dispatch(?:es)?|phases?)\b",
+            self.unit_text[w.end:w.end + 20], re.I)), None)
+        if request is None:
+            return
+        for w in widths:
+            if w.start > request.end and w.term[1] > request.term[1] and re.search(
+                    r"\b(?:retried|retries|tries|goes|moves|falls|next|then|up)\b[^,;]*$",
+                    self.text(request.end, w.start), re.I):
+                self.add("direction", ("up",), w.start, w.end, self.negated_before(w.start),
+                         topic="width chain")
+                return
+
+    def read_skipped_width(self) -> None:
+        """'the router skips the 4-GPU machines': every width on the chain is walked."""
+        # present tense only: "that skipped 4×" reports an old chain
+        for m in re.finditer(r"\bskip(?:s|ping)?\s+(?:over\s+)?(?:the\s+)?", self.s.text, re.I):
+            at = self.s.start + m.end()
+            w = next((t for t in self.terms if t.term[0] == "width" and t.start == at), None)
+            if w is not None and w.term[1] in self.facts.widths:
+                self.add("width", (w.term[1],), w.start, w.end,
+                         not self.negated_before(self.s.start + m.start()), topic="width chain")
 
     # -- widths that are not ladder widths ---------------------------------------------------
 
@@ -82,13 +130,22 @@ class WidthReading(ReaderBase):
         if self.procedural or not self._own_width_context():
             return
         listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
-                           r"(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
+                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
         if listed:
             base = self.s.start + listed.start(1)
-            for m in re.finditer(r"\d+", listed.group(1)):
+            numbers = list(re.finditer(r"\d+", listed.group(1)))
+            for m in numbers:
                 self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
                          self.negated_before(base + m.start()), topic="width chain")
+            values = [int(m.group(0)) for m in numbers]
+            if len(values) >= 3 and values == sorted(values, reverse=True) and \
+                    re.search(r"fallback|chain|order|sequence|ladder|from", listed.group(0), re.I):
+                # "fallback widths (from 8x): 8, 4, 1" lists the steps in order
+                for a, b in itertools.pairwise(numbers):
+                    ta, tb = ("width", int(a.group(0))), ("width", int(b.group(0)))
+                    self.add("skip", (ta, tb), base + a.start(), base + b.end(),
+                             topic="width chain")
         if re.search(r"\bwidths?\b|\bgpus?\b", self.s.text, re.I) and not listed:
             numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d)", self.s.text))
             for a, b in itertools.pairwise(numbers):
