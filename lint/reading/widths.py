@@ -81,8 +81,8 @@ class WidthReading(ReaderBase):
         m = re.search(r"\b(?:degrades?|narrows|halves|drops?\s+(?:to\s+)?(?:a\s+)?narrower|"
                       r"narrow(?:s|ed)?\s+(?:a|the|its|any)\s+(?:request|width|job))\b"
                       r"(?!\s+(?:below|under|past|further\s+than|lower\s+than))", self.s.text, re.I)
-        if m and self.negated_before(self.s.start + m.start()) and \
-                not self.kinds("intent"):
+        if m and re.search(r"\b(?:never|not|n't|no\s+longer|cannot)\s+(?:\w+\s+)?$",
+                           self.s.text[:m.start()], re.I) and not self.kinds("intent"):
             # "the router never narrows a request": it does, on every capacity miss
             at = self.s.start + m.start()
             self.add("direction", ("down",), at, self.s.start + m.end(), True,
@@ -111,12 +111,13 @@ class WidthReading(ReaderBase):
     def read_skipped_width(self) -> None:
         """'the router skips the 4-GPU machines': every width on the chain is walked."""
         # present tense only: "that skipped 4×" reports an old chain
-        for m in re.finditer(r"\bskip(?:s|ping)?\s+(?:over\s+)?(?:the\s+)?", self.s.text, re.I):
+        for m in re.finditer(r"\b(?:router|dispatch|ladder|walk|it|which)\s+(?:\w+\s+)?"
+                             r"skip(?:s|ping)?\s+(?:over\s+)?(?:the\s+)?", self.s.text, re.I):
             at = self.s.start + m.end()
             w = next((t for t in self.terms if t.term[0] == "width" and t.start == at), None)
             if w is not None and w.term[1] in self.facts.widths:
                 self.add("width", (w.term[1],), w.start, w.end,
-                         not self.negated_before(self.s.start + m.start()), topic="width chain")
+                         not self.negated_before(self.s.start + m.end()), topic="width chain")
 
     # -- widths that are not ladder widths ---------------------------------------------------
 
