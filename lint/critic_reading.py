@@ -115,6 +115,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # "Unlike device_map=auto, accelerate launch is parallel work": the claim is
         # about what follows the contrast
         launchers = [t for t in launchers if t.start >= s.start + unlike.end()]
+    if len(launchers) > 1 and launchers[1].value == "serial" and \
+            not reader.text(launchers[0].end, launchers[1].start).strip():
+        # "a CUDA_VISIBLE_DEVICES loop without &": the qualifier decides the class
+        launchers = [launchers[1], *launchers[2:]]
     if launchers:
         launcher = launchers[0]
         serial = _first_match(reader, "serial_words", launcher.end)
