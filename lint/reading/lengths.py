@@ -205,8 +205,11 @@ class LengthReading(ReaderBase):
         return "days" if re.search(r"day|\bd\b", text) else "h"
 
     def _comparator(self, d: Token) -> tuple[str, bool] | None:
+        reach = 12
+        if re.search(r"\(\s*$", self.unit_text[max(0, d.start - 3):d.start]):
+            reach = 40  # "shorter than a working day (8 h)": the bracket restates it
         before = [t for t in self.tokens if t.kind in ("under", "over", "after") and
-                  t.end <= d.start and d.start - t.end <= 12]
+                  t.end <= d.start and d.start - t.end <= reach]
         after = [t for t in self.tokens if t.kind in ("under", "over") and
                  t.start >= d.end and t.start - d.end <= 4 and
                  re.match(r"or\s|and\s+(?:up|over|above|less|under)|\+",
