@@ -28,8 +28,11 @@ class ProvisioningReading(ReaderBase):
             return  # "H100: $2.25 spot vs $7.50 on-demand" is a price list, not a policy
         if self._model_only_on_family(fams, models):
             return
-        if not self.s.context and not any(self._machine_type(t) for t in fams):
-            return  # "use on-demand H100 for critical paths" in a cost guide is not our ladder
+        if not self.s.context and not any(self._machine_type(t) for t in fams) and \
+                not self._names_machine_type(self.heading):
+            # "use on-demand H100 for critical paths" in a cost guide is not our ladder;
+            # under "## H100 (a3-highgpu)" it is
+            return
         permission = PERMISSION.search(self.s.text) or re.search(r"[:=|]", self.s.text) or \
             re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I)
         if not permission:
@@ -86,8 +89,11 @@ class ProvisioningReading(ReaderBase):
     def _machine_type(self, t: TermTok) -> bool:
         """Written as one of the config's machine types ('a3-highgpu-8g'), which
         names our ladder's family, not a GPU in general."""
-        mention = self.unit_text[t.start:t.end].lower()
-        return any(f.machine_type_template.split("{", 1)[0].rstrip("-").lower() in mention
+        return self._names_machine_type(self.unit_text[t.start:t.end])
+
+    def _names_machine_type(self, text: str) -> bool:
+        lowered = text.lower()
+        return any(f.machine_type_template.split("{", 1)[0].rstrip("-").lower() in lowered
                    for f in self.facts.config.families.values())
 
     def _model_only_on_family(self, fams: list[TermTok], models: list[TermTok]) -> bool:
