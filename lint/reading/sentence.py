@@ -28,8 +28,11 @@ class Sentence:
 # ---- sentences and tokens --------------------------------------------------------------------
 
 def split_sentences(text: str) -> Iterator[tuple[int, int]]:
+    quotes = [(q.start(), q.end()) for q in QUOTED.finditer(text) if re.search(r"\s", q.group(0))]
     start = 0
     for m in SENTENCE_END.finditer(text):
+        if any(a < m.start() < b - 1 for a, b in quotes):
+            continue  # a quoted statement is one mention, semicolons and all
         end = m.end() if text[m.start()] in ".!?" else m.start()
         if text[start:end].strip():
             yield start, end
