@@ -26,7 +26,9 @@ class ReaderBase:
         self.tokens = sentence.tokens
         self.terms = terms(sentence)
         self.props: list[Prop] = []
-        self.procedural = bool(lexicon.procedural.search(sentence.text)) and \
+        # a bracketed aside ("(campus-preempt would just kill them)") is not a procedure
+        bare = re.sub(r"\([^()]*\)", " ", sentence.text)
+        self.procedural = bool(lexicon.procedural.search(bare)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural
         # A worked example's job (hours, requested width), read here or carried

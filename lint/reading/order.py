@@ -404,10 +404,13 @@ class OrderReading(ReaderBase):
         before = [t for t in ords if t.end <= cue.start]
         if verbish:
             nxt = [t for t in self.terms if t.start >= cue.end]
-            if not nxt or not orderable(nxt[0].term):
-                return None
-            gap = self.text(cue.end, nxt[0].start)
-            return nxt[0] if len(gap) <= 20 else None
+            if nxt and orderable(nxt[0].term) and len(self.text(cue.end, nxt[0].start)) <= 20:
+                return nxt[0]
+            # "the H100 family (a3-highgpu) leads each width": the subject leads
+            if before and re.fullmatch(r"[\s)]*", self.text(before[-1].end, cue.start)) and \
+                    not (nxt and len(self.text(cue.end, nxt[0].start)) <= 20):
+                return before[-1]
+            return None
         best = None
         if before and re.search(r"\b(?:miss(?:ed|es)?|fail(?:ed|s)?|exhausted|filled|"
                                 r"ran\s+(?:dry|out)|run\s+(?:dry|out)|"
