@@ -146,6 +146,7 @@ class Engine:
         out: list[Reading] = []
         unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
         carried: tuple[float, int] | None = None
+        previous_terms: list[reading.TermTok] = []
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -156,8 +157,10 @@ class Engine:
             # name rungs of this ladder, whatever the section is about
             reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
             reader.carried = carried
+            reader.previous_terms = previous_terms
             sentence.props = reader.read()
             carried = reader.request
+            previous_terms = [t for t in reader.terms if reading.orderable(t.term)]
             if critic:
                 from lint import critic_reading
 

@@ -43,6 +43,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading):
         self.read_conditional()
         self.read_only_after()
         self.read_position()
+        self.read_after_that()
         self.read_before_after()
         self.read_first_last()
         self.read_provisioning()

@@ -9,7 +9,7 @@ from lint.facts import Facts
 from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
 from lint.reading.cues import CLAUSE_JOINT, COND, STRONG_CONTEXT
-from lint.reading.sentence import Sentence, terms
+from lint.reading.sentence import Sentence, TermTok, terms
 
 
 class ReaderBase:
@@ -35,6 +35,8 @@ class ReaderBase:
         # from the sentence before ("A 1 h job at 8×: …; at 2× (4 h) short")
         self.request: tuple[float, int] | None = None
         self.carried: tuple[float, int] | None = None
+        # the orderable terms of the sentence before, in the same unit ("… come after that")
+        self.previous_terms: list[TermTok] = []
 
     # -- helpers --
 

@@ -252,6 +252,24 @@ class OrderReading(ReaderBase):
             self.add("order", (("backend", stage), x.term), x.start, x.end, negated,
                      topic="order")
 
+    def read_after_that(self) -> None:
+        """'A miss on the 1× rungs sends the request to RunPod. The SLURM lanes come
+        after that.': 'that' is the last stage the sentence before named."""
+        if not self.s.context or self.procedural or not self.previous_terms:
+            return
+        m = re.search(r"\b(?:after|following|behind)\s+(?:that|this|it|them|those)\b",
+                      self.s.text, re.I)
+        if m is None or not re.match(r"\W*$", self.s.text[m.end():]):
+            return
+        at = self.s.start + m.start()
+        subjects = [t for t in self.terms if orderable(t.term) and t.end <= at]
+        anchor = self.previous_terms[-1]
+        negated = self.negated_before(at)
+        for subject in subjects:
+            if subject.term != anchor.term:
+                self.add("order", (anchor.term, subject.term), subject.start, subject.end,
+                         negated, topic="order")
+
     def read_position(self) -> None:
         """'RunPod is the second stop', 'campus-preempt: tried second'."""
         if not self.s.context or self.procedural:
