@@ -173,7 +173,9 @@ class Lexicon:
                                  *data["provisioning"].get(m, [])])
                             for m in PROVISIONING_MODELS]),
             # Every width pattern holds a multiplier sign, "GPU", "way", "wide" or "width".
-            _Kind("width", self._widths(data), r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width"),
+            _Kind("width", self._widths(data, max(w for f in config.families.values()
+                                                  for w in f.widths)),
+                  r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box"),
             _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
@@ -233,7 +235,7 @@ class Lexicon:
         return choices
 
     @staticmethod
-    def _widths(data: dict[str, Any]) -> list[tuple[Any, list[str]]]:
+    def _widths(data: dict[str, Any], widest: int) -> list[tuple[Any, list[str]]]:
         words = data["widths"]["numbers"]
         n = rf"\d{{1,3}}|{_number_words(words)}"
 
@@ -244,7 +246,9 @@ class Lexicon:
             word = next(g for g in m.groups() if g)
             return int(word) if word.isdigit() else int(words.get(word.lower(), 0)) or None
 
-        return [(value, [p.replace("{n}", n) for p in data["widths"]["patterns"]])]
+        # "a full node" is the widest width the config has
+        return [(value, [p.replace("{n}", n) for p in data["widths"]["patterns"]]),
+                (widest, data["widths"].get("widest", []))]
 
     @staticmethod
     def _durations(data: dict[str, Any]) -> list[tuple[Any, list[str]]]:
