@@ -271,6 +271,16 @@ class Lexicon:
                                     rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])",
                                     # "half a day", "half an hour"
                                     rf"half\s+an?\s+(?:{spelled})(?![\w-])"]))
+
+        def hours_and_minutes(text: str) -> float | None:
+            h, m = re.findall(r"\d+(?:\.\d+)?", text)[:2]
+            return float(h) + float(m) / 60
+
+        # "2 h 40 min", "3 hours and 30 minutes": one duration, not two (first, since
+        # the regex takes the first alternative that matches)
+        choices.insert(0, (hours_and_minutes, [
+            rf"{_NUMBER}\s*(?:{unit_re['hours']})\s*(?:and\s+)?{_NUMBER}\s*"
+            rf"(?:{unit_re['minutes']})(?![\w-])"]))
         return choices
 
     # ---- tagging ---------------------------------------------------------------------

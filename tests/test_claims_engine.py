@@ -50,6 +50,12 @@ FOLLOWS = [
     ("At one width the router tries `a3-highgpu-4g` before `a2-ultragpu-4g`.", True, False),
     ("A 3 h job at 4× that degrades to 2× runs 6 h there and is long.", False, False),
     ("A 2 h job at 4× that degrades to 2× runs 4 h there and is short.", True, False),
+    # "a full node" is the config's widest width: 8× packaged, 4× changed
+    ("A full node for 1 h that degrades to 1× runs 8 h there.", False, True),
+    ("A full node for 1 h that degrades to 1× runs 4 h there.", True, False),
+    ("Only jobs under 4 hours are short; everything else is long.", False, True),
+    ("short_threshold: 6h", True, False),
+    ("family order: a100-80gb, h100-80gb", False, True),
 ]
 
 

@@ -62,7 +62,8 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
                            r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b|"
-                           r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:means|is\s+defined\s+as)\b",
+                           r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:means|is\s+defined\s+as)\b|"
+                           r"\b(?:jobs?|runs?|phases?)\b[^.;]{0,30}\b(?:are|is)\s+(?:short|long)\b",
                            re.I)
 WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"
                          r"\bfalls?\s+back|"
