@@ -100,9 +100,22 @@ class Engine:
         lead_in_context = False
         ordered_lists: set[int] = set()  # bullet lists a lead-in says are in order
         order_pending = False
+        family_of_list: dict[int, str] = {}  # "- a2-ultragpu" over "  - SPOT ✅"
+        parent: Unit | None = None
         for unit in doc.units:
             if unit.list_id and unit.list_id not in by_list and order_pending:
                 ordered_lists.add(unit.list_id)
+            if unit.list_id and unit.list_id not in by_list and parent is not None and \
+                    parent.list_id and parent.list_id != unit.list_id:
+                family = _lone_family(lexicon, parent.text)
+                prefixes = [f.machine_type_template.split("{", 1)[0].rstrip("-").lower()
+                            for f in self.facts.config.families.values()]
+                # only under a config machine type or in ladder context: "- H100" over
+                # "  - Spot ✅" in a cost guide is not our ladder
+                if family and (any(x in parent.text.lower() for x in prefixes) or
+                               lexicon.ladder_context.search(unit.heading)):
+                    family_of_list[unit.list_id] = family
+            parent = unit
             if unit.kind != "heading":
                 # "Backends, in the order dispatch walks them:" orders the list below it
                 order_pending = bool(_ORDER_LEAD.search(unit.text)) or (
@@ -119,6 +132,8 @@ class Engine:
                 previous = []
                 continue
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic)
+            if unit.list_id in family_of_list and unit_readings:
+                self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id], lexicon)
             if unit.kind == "heading":
                 previous = unit_readings
                 continue
@@ -229,6 +244,19 @@ class Engine:
                                          "order"))
 
     # ---- structure ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _model_mark(unit: Unit, r: Reading, family: str, lexicon: Lexicon) -> None:
+        """'  - FLEX_START ❌' under '- a2-ultragpu': whether the family allows it."""
+        tokens = lexicon.tag(unit.text)
+        model = next((t for t in tokens if t.kind == "model"), None)
+        if model is None or unit.text[:model.start].strip(" -*`"):
+            return
+        mark = unit.text[model.end:].strip(" :-–—`*")
+        yes, no = bool(_YES.match(mark)), bool(_NO.match(mark))
+        if yes != no:
+            r.props.append(Prop("permits", (family, model.value), no, model.start, model.end,
+                                "provisioning"))
 
     def _ordered_list(self, items: list[tuple[Unit, list[Reading]]], led: bool = False) -> None:
         """A numbered list whose items name rungs or backends states their order;
@@ -501,3 +529,12 @@ def _ordinal_rank(cell: str) -> int | None:
                                  words[0] in ("1", "2", "3", "the")):
             return rank
     return None
+
+
+def _lone_family(lexicon: Lexicon, text: str) -> str | None:
+    """The family a list item names and nothing else ('a2-ultragpu (A100 80GB):')."""
+    tokens = lexicon.tag(text)
+    families = {t.value[0] for t in tokens if t.kind == "family"}
+    if len(families) != 1 or any(t.kind in ("model", "backend", "lane") for t in tokens):
+        return None
+    return families.pop()
