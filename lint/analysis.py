@@ -103,24 +103,23 @@ class Engine:
         family_of_list: dict[int, str] = {}  # "- a2-ultragpu" over "  - SPOT ✅"
         parent: Unit | None = None
         for unit in doc.units:
-            if unit.list_id and unit.list_id not in by_list and order_pending:
+            new_list = bool(unit.list_id) and unit.list_id not in by_list
+            if new_list and order_pending:
                 ordered_lists.add(unit.list_id)
-            if unit.list_id and unit.list_id not in by_list and parent is not None and \
-                    parent.list_id and parent.list_id != unit.list_id:
+            if new_list and parent is not None and parent.list_id and \
+                    parent.list_id != unit.list_id:
                 family = _lone_family(lexicon, parent.text)
-                prefixes = [f.machine_type_template.split("{", 1)[0].rstrip("-").lower()
-                            for f in self.facts.config.families.values()]
                 # only under a config machine type or in ladder context: "- H100" over
                 # "  - Spot ✅" in a cost guide is not our ladder
-                if family and (any(x in parent.text.lower() for x in prefixes) or
+                if family and (self.facts.names_machine_type(parent.text) or
                                lexicon.ladder_context.search(unit.heading)):
                     family_of_list[unit.list_id] = family
             parent = unit
             if unit.kind != "heading":
                 # "Backends, in the order dispatch walks them:" orders the list below it
                 order_pending = bool(_ORDER_LEAD.search(unit.text)) or (
-                    order_pending and bool(unit.list_id) and unit.list_id in ordered_lists)
-                if unit.list_id and unit.list_id not in by_list:
+                    order_pending and unit.list_id in ordered_lists)
+                if new_list:
                     by_list[unit.list_id] = []
             if unit.line in skip_lines or (unit.kind == "heading" and not critic and
                                            not unit.text.rstrip().endswith("?")):
@@ -133,7 +132,7 @@ class Engine:
                 continue
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic)
             if unit.list_id in family_of_list and unit_readings:
-                self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id], lexicon)
+                self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
                 previous = unit_readings
                 continue
@@ -246,10 +245,9 @@ class Engine:
     # ---- structure ----------------------------------------------------------------------------
 
     @staticmethod
-    def _model_mark(unit: Unit, r: Reading, family: str, lexicon: Lexicon) -> None:
+    def _model_mark(unit: Unit, r: Reading, family: str) -> None:
         """'  - FLEX_START ❌' under '- a2-ultragpu': whether the family allows it."""
-        tokens = lexicon.tag(unit.text)
-        model = next((t for t in tokens if t.kind == "model"), None)
+        model = next((t for t in r.sentence.tokens if t.kind == "model"), None)
         if model is None or unit.text[:model.start].strip(" -*`"):
             return
         mark = unit.text[model.end:].strip(" :-–—`*")
@@ -349,8 +347,8 @@ class Engine:
         for unit, unit_readings in body:
             if not unit_readings:
                 continue
-            cls = next((t.kind for t in lexicon.tag(unit.text) if t.kind in ("short", "long")),
-                       None)
+            cls = next((t.kind for r in unit_readings for t in r.sentence.tokens
+                        if t.kind in ("short", "long")), None)
             models = []
             for index in sorted(ranks, key=ranks.__getitem__):
                 if index < len(unit.cells):
@@ -406,15 +404,10 @@ class Engine:
             r = unit_readings[0]
             first = unit.cells[key] if key < len(unit.cells) else unit.cells[0]
             row_tokens = lexicon.tag(first)
-            offset = 0
-            starts = []
-            for cell in unit.cells:
-                starts.append(offset)
-                offset += len(cell) + 3
             for index, (role, value) in roles.items():
                 if index >= len(unit.cells):
                     continue
-                cell, start = unit.cells[index], starts[index]
+                cell, start = unit.cells[index], _cell_start(unit, index)
                 yes, no = bool(_YES.match(cell)), bool(_NO.match(cell))
                 span = (start, start + max(1, len(cell.strip())))
                 if role == "model" and (yes or no):

@@ -42,6 +42,18 @@ class Facts:
         return tuple(sorted({w for f in self.config.families.values() for w in f.widths},
                             reverse=True))
 
+    @cached_property
+    def machine_type_prefixes(self) -> tuple[str, ...]:
+        """'a2-ultragpu', 'a3-highgpu': how the config's machine types begin."""
+        return tuple(f.machine_type_template.split("{", 1)[0].rstrip("-").lower()
+                     for f in self.config.families.values())
+
+    def names_machine_type(self, text: str) -> bool:
+        """The text names one of the config's machine types, which means our
+        ladder's family, not a GPU in general."""
+        lowered = text.lower()
+        return any(prefix in lowered for prefix in self.machine_type_prefixes)
+
     @property
     def widest(self) -> int:
         return self.widths[0]

@@ -443,16 +443,20 @@ def _verdict(p: Prop, facts: Facts):
 def _narrow_at(p: Prop, facts: Facts):
     from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
-    return p.args[0] >= DEFAULT_WIDEN_THRESHOLD, \
-        f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour", ()
+    return p.args[0] >= DEFAULT_WIDEN_THRESHOLD, _narrow_needs(), ()
+
+
+def _narrow_needs() -> str:
+    from critics.rules import DEFAULT_WIDEN_THRESHOLD
+
+    return f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour"
 
 
 def _critic_threshold(p: Prop, facts: Facts):
     from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
     value = p.args[0]
-    return value == DEFAULT_WIDEN_THRESHOLD, \
-        f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour", \
+    return value == DEFAULT_WIDEN_THRESHOLD, _narrow_needs(), \
         _replace(p, f"{DEFAULT_WIDEN_THRESHOLD:g} GPU-hour"
                     f"{'' if DEFAULT_WIDEN_THRESHOLD == 1 else 's'}")
 

@@ -135,6 +135,14 @@ class LengthReading(ReaderBase):
         classes = [c for c in classes if cut_word or self.length_class(c.start) == c.kind]
         if not classes:
             return
+        # "Only jobs under 1 h are short", "…; everything else is long": the subset
+        # is the whole class, so the sentence defines the threshold
+        exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"
+                                   r"over|above|past)\b|\botherwise\b|\bthe\s+rest\b|"
+                                   r"\bmeans\b|\bdefined\s+as\b", self.s.text, re.I))
+        at_word = self.s.start + cut_word.start() if cut_word else 0
+        nearest_to_word = min(durations, key=lambda x: abs(at_word - x.start)) \
+            if cut_word and durations else None
         for d in durations:
             cmp = self._comparator(d)
             # The class in the duration's own clause: "a 239-minute job is short, a
@@ -146,15 +154,9 @@ class LengthReading(ReaderBase):
                     for other in durations):
                 continue  # "| 8x, 1 h | long | 4 h |": the class belongs to the nearer 4 h
             word = cut_word
-            near_word = bool(word) and abs(self.s.start + word.start() - d.start) <= 24 and \
-                d is min(durations, key=lambda x: abs(self.s.start + word.start() - x.start)) \
-                and not re.search(r"[,;:]", re.sub(r"^[\w-]+\s*[:=]\s*$", "", self.text(
-                    *sorted((self.s.start + word.start(), d.start)))))  # "threshold: 4 h" is one
-            # "Only jobs under 1 h are short", "…; everything else is long": the
-            # subset is the whole class, so the sentence defines the threshold
-            exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"
-                                       r"over|above|past)\b|\botherwise\b|\bthe\s+rest\b|"
-                                       r"\bmeans\b|\bdefined\s+as\b", self.s.text, re.I))
+            near_word = d is nearest_to_word and abs(at_word - d.start) <= 24 and \
+                not re.search(r"[,;:]", re.sub(r"^[\w-]+\s*[:=]\s*$", "", self.text(
+                    *sorted((at_word, d.start)))))  # "threshold: 4 h" is one clause
             defining = near_word or ((cls.start < d.start or exclusive) and not word)
             negated = self.negated_before(max(d.start, cls.start))
             fix = ((d.start, d.end, self._unit_of(d)),)
@@ -300,13 +302,13 @@ class LengthReading(ReaderBase):
                 self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
                          self.negated_before(m.start), topic="derived length")
                 read = True
-            elif name and (re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
-                                     r"has|have|fits?)\b", self.s.text, re.I) or
-                           self.negated_before(m.start) or self._too_long_for(m)):
-                self.add("consequence", (d.value, width0, at, "offers", name), m.start,
-                         m.end, self.negated_before(m.start) or self._too_long_for(m),
-                         topic="derived length")
-                read = True
+            elif name:
+                denied = self.negated_before(m.start) or self._too_long_for(m)
+                if denied or re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
+                                       r"has|have|fits?)\b", self.s.text, re.I):
+                    self.add("consequence", (d.value, width0, at, "offers", name), m.start,
+                             m.end, denied, topic="derived length")
+                    read = True
         previous_length: Token | None = None
         for d2 in durations[1:]:
             if previous_length is not None and not any(

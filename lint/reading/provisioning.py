@@ -29,7 +29,7 @@ class ProvisioningReading(ReaderBase):
         if self._model_only_on_family(fams, models):
             return
         if not self.s.context and not any(self._machine_type(t) for t in fams) and \
-                not self._names_machine_type(self.heading):
+                not self.facts.names_machine_type(self.heading):
             # "use on-demand H100 for critical paths" in a cost guide is not our ladder;
             # under "## H100 (a3-highgpu)" it is
             return
@@ -87,14 +87,8 @@ class ProvisioningReading(ReaderBase):
                          self.s.start + every.end(), negated, topic="provisioning")
 
     def _machine_type(self, t: TermTok) -> bool:
-        """Written as one of the config's machine types ('a3-highgpu-8g'), which
-        names our ladder's family, not a GPU in general."""
-        return self._names_machine_type(self.unit_text[t.start:t.end])
-
-    def _names_machine_type(self, text: str) -> bool:
-        lowered = text.lower()
-        return any(f.machine_type_template.split("{", 1)[0].rstrip("-").lower() in lowered
-                   for f in self.facts.config.families.values())
+        """Written as one of the config's machine types ('a3-highgpu-8g')."""
+        return self.facts.names_machine_type(self.unit_text[t.start:t.end])
 
     def _model_only_on_family(self, fams: list[TermTok], models: list[TermTok]) -> bool:
         """'Regular VMs are an option for the A100 family only', 'SPOT only on
