@@ -20,7 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("plans", nargs="+", metavar="PLAN.md",
                         help="plan files, or folders to search for *.md plans")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--ladder", metavar="FILE", help="ladder config (default: packaged)")
+    parser.add_argument("--ladder", metavar="FILE",
+                        help="ladder config (default: the plan's workspace's, else packaged)")
     parser.add_argument("--widen-threshold", type=_threshold, default=None, metavar="GPU_HOURS",
                         help="needlessly-narrow fires at or above this many GPU-hours (1.0)")
     return parser
@@ -54,18 +55,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     from router.config import ConfigError
     from router.config import load as load_config
     from router.section9 import PlanError
+    from router.workspace import WorkspaceError, ladder, start_of
 
     try:
         args = build_parser().parse_args(argv)
-        config = load_config(args.ladder)
-    except (UsageError, ConfigError) as exc:
+        plans = _expand(args.plans)
+    except UsageError as exc:
         print(f"efficiency-critic: error: {exc}", file=sys.stderr)
         return 2
     threshold = DEFAULT_WIDEN_THRESHOLD if args.widen_threshold is None else args.widen_threshold
     reviews, bad = [], 0
-    for path in _expand(args.plans):
+    configs: dict[str | None, object] = {}  # one load per workspace ladder
+    for path in plans:
         try:
-            reviews.append(review_file(path, config, threshold))
+            # Each plan is judged by its own workspace's ladder (or --ladder).
+            which = ladder(args.ladder, start_of(path))
+            if which not in configs:
+                configs[which] = load_config(which)
+            reviews.append(review_file(path, configs[which], threshold))
+        except (ConfigError, WorkspaceError) as exc:
+            print(f"efficiency-critic: error: {exc}", file=sys.stderr)
+            return 2
         except PlanError as exc:
             print(f"efficiency-critic: error: {exc}", file=sys.stderr)
             bad += 1

@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rewrite stale generated regions in place")
     parser.add_argument("--explain", metavar="FILE",
                         help="print what the claim engine read from each ladder sentence of FILE")
+    parser.add_argument("--ladder", metavar="FILE",
+                        help="ladder config (default: the workspace's, else packaged)")
     parser.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     return parser
 
@@ -68,6 +70,19 @@ def _rule_doc(name: str) -> str:
     return "\n".join(lines).rstrip()
 
 
+def _start(paths: list[str]) -> Path:
+    """Where the workspace search starts (router/workspace.py): the first PATH,
+    as the critic and the router start from the plan file, or the current
+    directory when no PATH is given or the first is in no workspace."""
+    from router.workspace import find, start_of
+
+    if paths:
+        first = start_of(paths[0])
+        if find(first)[0] is not None:
+            return first
+    return start_of(None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from lint import engine, workspace
     from lint.findings import render_github, render_json, render_sarif, render_text
@@ -85,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.list_rules:
             print(_list_rules())
             return 0
-        ws = workspace.load(Path.cwd())
+        ws = workspace.load(_start(args.paths), args.ladder)
         default = set(names()) if ws.strict else defaults()
         selected = _rules(args.select, default) - _rules(args.ignore, set())
         if args.explain:

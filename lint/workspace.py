@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from router.workspace import WorkspaceError, find
 
 DEFAULT_SURFACES = ("CLAUDE.md", ".claude/agents/planner.md",
                     ".claude/agents/efficiency-critic.md",
@@ -21,12 +22,6 @@ DEFAULT_CONFIG = tuple(f"{where}.{ext}" for ext in ("yaml", "yml", "toml", "json
                                      "**/settings/**/*", "**/*config*", "**/*settings*"))
 SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist",
              ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
-KEYS = {"ladder", "surfaces", "critic_guidance", "plans", "python", "config_files", "exclude",
-        "stale_claims", "lexicon", "strict"}
-
-
-class WorkspaceError(ValueError):
-    pass
 
 
 class LexiconError(ValueError):
@@ -75,25 +70,13 @@ def _strings(table: dict, key: str, source: Path) -> tuple[str, ...]:
     return tuple(value)
 
 
-def load(root: Path) -> Workspace:
-    """Read root/pyproject.toml; a missing file or table means all defaults."""
-    ws = Workspace(root=root)
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return ws
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise WorkspaceError(f"{pyproject}: cannot read: {exc}") from None
-    table = data.get("tool", {}).get("workflow-lint")
-    if table is None:
-        return ws
-    if not isinstance(table, dict):
-        raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] must be a table")
-    for key in table:
-        if key not in KEYS:
-            raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] unknown key {key!r} "
-                                 f"(allowed: {', '.join(sorted(KEYS))})")
+def load(start: Path, ladder: str | None = None) -> Workspace:
+    """The workspace around `start` (router/workspace.py finds it the same way
+    for all three commands); no pyproject.toml or no table means all defaults,
+    rooted at `start`. `ladder` (the --ladder flag) overrides the table's."""
+    root, table = find(start)
+    ws = Workspace(root=root or start)
+    pyproject = ws.root / "pyproject.toml"
     ws.configured = set(table)
     for key in ("surfaces", "critic_guidance", "plans", "python", "config_files", "exclude"):
         if key in table:
@@ -106,5 +89,7 @@ def load(root: Path) -> Workspace:
         if key in table:
             if not isinstance(table[key], str):
                 raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] {key} must be a path")
-            setattr(ws, key, root / table[key])
+            setattr(ws, key, ws.root / table[key])
+    if ladder is not None:
+        ws.ladder = Path(ladder)
     return ws

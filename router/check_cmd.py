@@ -23,10 +23,10 @@ def ladder_backends(cfg: LadderConfig) -> list[str]:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from router import config as ladder_config
     from router.dispatch import run_checks
+    from router.workspace import load_ladder
 
-    cfg = ladder_config.load(args.ladder)
+    cfg = load_ladder(args.ladder, None)
     where = Endpoints.from_args(args)
     names = [n for n in ladder_backends(cfg) if n not in where.skip]
     ctx = Context(cfg, EventLog("check", None, stdout=False), Workload("check", ""))

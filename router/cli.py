@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     plan = sub.add_parser("plan", help="print the ladder for a request without touching a cloud")
     _request_flags(plan)
-    plan.add_argument("--ladder", metavar="FILE", help="ladder config (default: packaged)")
+    plan.add_argument("--ladder", metavar="FILE",
+                      help="ladder config (default: the workspace's, else packaged)")
     plan.add_argument("--format", choices=("text", "json"), default="text")
     plan.add_argument("--check-quota", action="store_true",
                       help="read regional quotas (real client) and mark rungs that can never "
@@ -161,8 +162,9 @@ def input_errors() -> tuple[type[Exception], ...]:
     from router.plan_source import PlanSourceError
     from router.planner import RequestError
     from router.section9 import PlanError
+    from router.workspace import WorkspaceError
 
-    return (UsageError, ConfigError, RequestError, PlanSourceError, PlanError)
+    return (UsageError, ConfigError, RequestError, PlanSourceError, PlanError, WorkspaceError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

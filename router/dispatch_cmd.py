@@ -60,15 +60,15 @@ def _fail(events: EventLog, message: str) -> int:
 
 def _prepare(args: argparse.Namespace, command: list[str], dispatch_id: str,
              human: bool) -> tuple[EventLog, tuple[Any, ...]]:
-    from router import config as ladder_config
     from router.cliutil import UsageError
     from router.plan_source import resolve
     from router.planner import validate
+    from router.workspace import load_ladder
 
     if args.dispatch_id is not None and not DISPATCH_ID.fullmatch(args.dispatch_id):
         raise UsageError(f"invalid --dispatch-id {args.dispatch_id!r}: 1-20 characters of "
                          "a-z, 0-9 and '-', starting with a letter or digit")
-    cfg = ladder_config.load(args.ladder)
+    cfg = load_ladder(args.ladder, args.plan)
     source = resolve(args, cfg, command)
     request = source.request
     validate(request, cfg)

@@ -100,8 +100,9 @@ def check_quotas(rungs: tuple[Rung, ...], project: str, endpoint: str | None,
 def run_plan(args: argparse.Namespace) -> int:
     from router.cliutil import UsageError
     from router.plan_source import resolve
+    from router.workspace import load_ladder
 
-    cfg = ladder_config.load(args.ladder)
+    cfg = load_ladder(args.ladder, args.plan)
     request = resolve(args, cfg).request
     rungs = plan(request, cfg)
     quotas = None

@@ -23,11 +23,11 @@ from router.events import EventLog
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    from router import config as ladder_config
     from router.lease import LeaseKeeper
     from router.ledger import LeaseHeld, Ledger, LedgerError
+    from router.workspace import load_ladder
 
-    cfg = ladder_config.load(args.ladder)
+    cfg = load_ladder(args.ladder, None)
     where = Endpoints.from_args(args)
     names = [n for n in ladder_backends(cfg) if n not in where.skip]
     released: list[dict[str, Any]] = []
