@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from router import __version__
 from router.cliutil import OneLineParser as _Parser
 from router.cliutil import UsageError, bounded_float
 
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("plans", nargs="+", metavar="PLAN.md",
                         help="plan files, or folders to search for *.md plans")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--version", action="version", version=f"efficiency-critic {__version__}")
     parser.add_argument("--ladder", metavar="FILE",
                         help="ladder config (default: the plan's workspace's, else packaged)")
     parser.add_argument("--widen-threshold", type=_threshold, default=None, metavar="GPU_HOURS",

@@ -7,11 +7,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from router import __version__ as VERSION
 from router.cliutil import OneLineParser as _Parser
 from router.cliutil import UsageError
 
 FORMATS = ("text", "json", "sarif", "github")
-VERSION = "0.1.0"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print what the claim engine read from each ladder sentence of FILE")
     parser.add_argument("--ladder", metavar="FILE",
                         help="ladder config (default: the workspace's, else packaged)")
+    parser.add_argument("--force-exclude", action="store_true",
+                        help="apply `exclude` to files named on the command line too "
+                             "(for pre-commit, which names files)")
+    parser.add_argument("--version", action="version", version=f"workflow-lint {VERSION}")
     parser.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     return parser
 
@@ -83,6 +87,46 @@ def _start(paths: list[str]) -> Path:
     return start_of(None)
 
 
+def _collect(args: argparse.Namespace, ws, linter) -> tuple[list, list]:
+    """What to lint: the workspace, or the PATHs. A PATH that is one of the
+    workspace's config sources (its pyproject.toml, ladder, lexicon or stale
+    claims) changes what every surface must say, so the whole workspace is
+    linted too: a commit that edits only the ladder still checks CLAUDE.md."""
+    from lint import engine
+
+    want = linter.kinds_read()
+    if not args.paths:
+        targets, problems = engine.collect_workspace(ws, want)
+        _say_if_no_surface(ws, targets, want)
+        return targets, problems
+    targets, problems = engine.collect_paths(args.paths, ws, args.force_exclude)
+    if any(_is_config_source(Path(p), ws) for p in args.paths):
+        seen = {_key(t.path) for t in targets}
+        more, more_problems = engine.collect_workspace(ws, want)
+        targets += [t for t in more if _key(t.path) not in seen]
+        problems += more_problems
+    return targets, problems
+
+
+def _key(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _is_config_source(path: Path, ws) -> bool:
+    sources = [ws.root / "pyproject.toml", ws.ladder, ws.lexicon, ws.stale_claims]
+    return _key(path) in {_key(s) for s in sources if s is not None}
+
+
+def _say_if_no_surface(ws, targets: list, want: frozenset[str]) -> None:
+    if "markdown" in want and not any("markdown" in t.kinds for t in targets):
+        where = ", ".join(ws.surfaces)
+        print(f"workflow-lint: no guidance surface found in {ws.root} (looked for {where}); "
+              "set [tool.workflow-lint] surfaces to name yours", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from lint import engine, workspace
     from lint.findings import render_github, render_json, render_sarif, render_text
@@ -108,11 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(explain.explain(args.explain, ws))
             return 0
-        if args.paths:
-            targets, problems = engine.collect_paths(args.paths, ws)
-        else:
-            targets, problems = engine.collect_workspace(ws)
         linter = engine.Linter(ws, selected, fix=args.fix)
+        targets, problems = _collect(args, ws, linter)
         findings = sorted(problems + linter.run(targets))
     except (UsageError, workspace.WorkspaceError, LexiconError) as exc:
         print(f"workflow-lint: error: {exc}", file=sys.stderr)
@@ -125,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"workflow-lint: error: {exc}", file=sys.stderr)
             return 2
         raise
-    output = {"text": lambda: render_text(findings, len(targets)),
+    output = {"text": lambda: render_text(findings, linter.checked),
               "json": lambda: render_json(findings),
               "sarif": lambda: render_sarif(findings, VERSION),
               "github": lambda: render_github(findings)}[args.format]()

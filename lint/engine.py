@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lint import suppress
 from lint.findings import Finding
-from lint.workspace import SKIP_DIRS, Workspace
+from lint.workspace import DOT_DIRS_READ, SKIP_DIRS, Workspace
 
 MAX_BYTES = 20_000_000
 PARALLEL_MIN_FILES = 48  # below this, process start-up costs more than it saves
+CRITIC_NAME = re.compile(r"^name:[ \t]*[\"']?efficiency-critic[\"']?[ \t]*$", re.M)
 
 
 @dataclass
@@ -22,86 +25,158 @@ class Target:
     kinds: set[str] = field(default_factory=set)  # markdown, plan, critic, python
 
 
-def _walk(root: Path, ws: Workspace) -> Iterable[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+def _walk(root: Path, ws: Workspace, problems: list[Finding]) -> Iterable[Path]:
+    """Files under `root`, sorted, skipping tool and dot-folders (but not
+    `.claude/`) and excluded folders. Symlinked folders are not entered (no
+    loops, no escapes); a folder that cannot be listed is a file-error."""
+
+    def unreadable(exc: OSError) -> None:
+        where = ws.rel(Path(exc.filename)) if exc.filename else root.as_posix()
+        problems.append(Finding(where, 1, 1, "file-error",
+                                f"cannot read folder: {exc.strerror or exc}; not linted"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
+        here = Path(dirpath)
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if d not in SKIP_DIRS and (not d.startswith(".") or d in DOT_DIRS_READ)
+            and not ws.excluded(ws.rel(here / d)))
         for name in sorted(filenames):
-            yield Path(dirpath) / name
+            yield here / name
+
+
+def _names_critic(text: str) -> bool:
+    """Front matter (`---` ... `---` at the top) that says `name: efficiency-critic`."""
+    if not text.startswith("---"):
+        return False
+    end = text.find("\n---", 3)
+    return end > 0 and CRITIC_NAME.search(text, 0, end) is not None
 
 
 def _classify(path: Path, ws: Workspace) -> set[str]:
     rel = ws.rel(path)
     kinds: set[str] = set()
-    if path.suffix == ".py":
+    suffix = path.suffix.lower()
+    if suffix == ".py":
         kinds.add("python")
-    elif path.suffix.lower() in (".yaml", ".yml", ".toml", ".json"):
-        kinds.add("config")
-    elif path.suffix.lower() in (".md", ".markdown"):
+    elif suffix in (".yaml", ".yml", ".toml", ".json"):
+        # A config file only where the workspace says config lives (not lock
+        # files, CI workflows or data), and never the workspace's own pyproject.
+        if ws.matches(rel, ws.config_files) and rel != "pyproject.toml":
+            kinds.add("config")
+    elif suffix in (".md", ".markdown"):
         kinds.add("markdown")
-        parts = rel.split("/")
-        if ws.matches(rel, ws.plans) or "plans" in parts[:-1]:
+        if ws.matches(rel, ws.plans):
             kinds.add("plan")
-        if ws.matches(rel, ws.critic_guidance) or path.name == "efficiency-critic.md":
+        if ws.matches(rel, ws.critic_guidance):
             kinds.add("critic")
     return kinds
 
 
-def collect_paths(paths: list[str], ws: Workspace) -> tuple[list[Target], list[Finding]]:
+def _link_problem(path: Path, ws: Workspace) -> Finding | None:
+    """A symlinked file the lint must not read: broken, a loop, or (found by a
+    walk rather than named by the user) pointing outside the workspace."""
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        why = "a symlink loop" if isinstance(exc, RuntimeError) or \
+            getattr(exc, "errno", None) == errno.ELOOP else "a broken symlink"
+        return Finding(ws.rel(path), 1, 1, "file-error", f"{why}; not linted")
+    if not _inside(real, ws.root):
+        return Finding(ws.rel(path), 1, 1, "file-error",
+                       f"a symlink to {real}, outside the workspace; not linted",
+                       severity="warning")
+    return None
+
+
+def _inside(real: Path, root: Path) -> bool:
+    try:
+        real.relative_to(root.resolve())
+        return True
+    except (ValueError, OSError, RuntimeError):
+        return False
+
+
+def collect_paths(paths: list[str], ws: Workspace,
+                  force_exclude: bool = False) -> tuple[list[Target], list[Finding]]:
+    """The files named on the command line (always linted unless
+    `force_exclude`, as ruff's flag) and the files under named folders."""
     targets: dict[Path, Target] = {}
-    problems = []
+    problems: list[Finding] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files = [f for f in _walk(path, ws) if not ws.excluded(ws.rel(f))]
-        elif path.exists():
+        if path.is_dir() and not path.is_symlink():
+            walked = True
+            files = [f for f in _walk(path, ws, problems) if not ws.excluded(ws.rel(f))]
+        elif path.is_dir():  # a named symlinked folder: the user named it
+            walked = True
+            files = [f for f in _walk(path.resolve(), ws, problems)
+                     if not ws.excluded(ws.rel(f))]
+        elif path.exists() or path.is_symlink():
+            walked = False
+            if force_exclude and ws.excluded(ws.rel(path)):
+                continue
             files = [path]
         else:
             problems.append(Finding(raw, 1, 1, "file-error", "no such file or directory"))
             continue
-        walked = path.is_dir()
         for file in files:
             kinds = _classify(file, ws)
-            # Inside a folder, a YAML/TOML/JSON file is a config file only where
-            # the workspace says config lives (not lock files, not data).
-            if walked and "config" in kinds and (
-                    not ws.matches(ws.rel(file), ws.config_files)
-                    or file.name == "pyproject.toml"):
-                kinds.discard("config")
-            if kinds:
-                targets.setdefault(file, Target(file, file.as_posix(), kinds))
+            if not walked and not kinds and file.suffix.lower() in (".md", ".markdown"):
+                kinds = {"markdown"}
+            if not kinds:
+                continue
+            if walked and file.is_symlink():
+                problem = _link_problem(file, ws)
+                if problem:
+                    problems.append(problem)
+                    continue
+            targets.setdefault(file, Target(file, file.as_posix(), kinds))
     return list(targets.values()), problems
 
 
-def collect_workspace(ws: Workspace) -> tuple[list[Target], list[Finding]]:
+def collect_workspace(ws: Workspace, want: frozenset[str] = frozenset(
+        {"markdown", "python", "config"})) -> tuple[list[Target], list[Finding]]:
+    """The workspace's files, in one walk: guidance surfaces, the critic's
+    guidance, plans, Python code and config files, by the workspace's globs.
+    `want` names the kinds the selected rules read; the rest are not collected."""
     targets: dict[Path, Target] = {}
-    problems = []
-
-    def add(path: Path, *kinds: str) -> None:
-        target = targets.setdefault(path, Target(path, ws.rel(path)))
-        target.kinds.update(kinds)
-
-    for key, kinds in (("surfaces", ("markdown",)), ("critic_guidance", ("markdown", "critic"))):
-        explicit = key in ws.configured
-        for pattern in getattr(ws, key):
-            is_glob = any(c in pattern for c in "*?[")
-            for path in sorted(ws.root.glob(pattern)) if is_glob else [ws.root / pattern]:
-                if path.is_file():
-                    add(path, *kinds)
-                elif explicit and not is_glob:
-                    problems.append(Finding(pattern, 1, 1, "file-error",
-                                            f"{key} entry does not exist"))
-    for pattern in ws.plans:
-        for path in sorted(ws.root.glob(pattern)):
-            if path.is_file() and not ws.excluded(ws.rel(path)):
-                add(path, "markdown", "plan")
-    for path in _walk(ws.root, ws):
+    problems: list[Finding] = []
+    literal: dict[str, str] = {}  # configured non-glob entries: each must exist
+    for key in ("surfaces", "critic_guidance"):
+        if key in ws.configured and "markdown" in want:
+            literal.update({p.removeprefix("./"): key for p in getattr(ws, key)
+                            if not any(c in p for c in "*?[")})
+    for path in _walk(ws.root, ws, problems):
         rel = ws.rel(path)
-        if path.suffix == ".py" and ws.matches(rel, ws.python) and not ws.excluded(rel):
-            add(path, "python")
-        elif path.suffix.lower() in (".yaml", ".yml", ".toml", ".json") and \
-                ws.matches(rel, ws.config_files) and not ws.excluded(rel) and \
-                rel != "pyproject.toml":
-            add(path, "config")
+        literal.pop(rel, None)
+        kinds = _classify(path, ws) if not ws.excluded(rel) else set()
+        if "markdown" in kinds:
+            # Markdown is linted where it is a surface, a plan or critic guidance.
+            if "markdown" not in want or not (ws.matches(rel, ws.surfaces)
+                                              or kinds & {"plan", "critic"}):
+                kinds = set()
+        else:
+            kinds &= want
+        if not kinds:
+            continue
+        if path.is_symlink():
+            problem = _link_problem(path, ws)
+            if problem:
+                problems.append(problem)
+                continue
+        targets[path] = Target(path, rel, kinds)
+    for rel, key in literal.items():
+        # A surface the config names outright is read even where a walk does
+        # not go (a dot-folder, say); one that is missing is an error.
+        path = ws.root / rel
+        if path.exists() or path.is_symlink():
+            kinds = {"markdown"} | _classify(path, ws) & {"plan", "critic"}
+            if key == "critic_guidance":
+                kinds.add("critic")
+            targets.setdefault(path, Target(path, rel, kinds))
+        else:
+            problems.append(Finding(rel, 1, 1, "file-error", f"{key} entry does not exist"))
     return list(targets.values()), problems
 
 
@@ -125,6 +200,8 @@ class Linter:
         self._claims = None
         self._engine = None
         self.fixed: list[str] = []
+        self.refused: list[Finding] = []  # fixes not written (outside the workspace)
+        self.checked = 0  # files some selected rule read: the summary's count
         from lint.rules import registry
 
         rules = registry()
@@ -178,8 +255,8 @@ class Linter:
         from lint import generated
 
         fixed = generated.fix(text, self.config, doc.code_lines)
-        if fixed != text:
-            self._write(target, fixed)  # atomic: never a half-written surface
+        if fixed != text and not self._write(target, fixed):  # atomic: never half-written
+            return text
         return fixed
 
     def python(self, items: list[tuple[Target, str]]) -> list[Finding]:
@@ -193,8 +270,8 @@ class Linter:
             results = []
             for target, text in candidates:
                 fixed, remaining = dollar_cap.fix(target.display, text)
-                if fixed != text:
-                    self._write(target, fixed)
+                if fixed != text and not self._write(target, fixed):
+                    remaining = dollar_cap.check(target.display, text)
                 results.append(remaining)
         elif len(jobs) >= PARALLEL_MIN_FILES and (os.cpu_count() or 1) > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -209,16 +286,32 @@ class Linter:
                                        suppress.python(text), self.selected)
         return findings
 
+    def kinds_read(self) -> frozenset[str]:
+        """The file kinds the selected rules read (what to collect at all)."""
+        kinds = set()
+        for rule in self.rules:
+            kinds |= {"python", "config"} if rule.reads == "python" else {"markdown"}
+        return frozenset(kinds)
+
+    def reads(self, target: Target) -> bool:
+        """Whether any selected rule reads this kind of file."""
+        for rule in self.rules:
+            if rule.reads == "python":
+                if target.kinds & {"python", "config"}:
+                    return True
+            elif "markdown" in target.kinds and (
+                    rule.reads == "markdown" or rule.reads in target.kinds
+                    or rule.reads == "critic"):  # front matter may make it critic guidance
+                return True
+        return False
+
     def run(self, targets: list[Target]) -> list[Finding]:
         findings: list[Finding] = []
         python_items: list[tuple[Target, str]] = []
         markdown_items: list[tuple[Target, str]] = []
-        needs_markdown = any(rule.reads != "python" for rule in self.rules)
         config_items: list[tuple[Target, str]] = []
         for target in targets:
-            if target.kinds & {"python", "config"} and "dollar-cap" not in self.selected:
-                continue
-            if "markdown" in target.kinds and not needs_markdown:
+            if not self.reads(target):
                 continue
             text, problem = read_text(target)
             if problem:
@@ -230,11 +323,18 @@ class Linter:
             elif "config" in target.kinds:
                 config_items.append((target, text))
             else:
+                if "critic" not in target.kinds and _names_critic(text):
+                    target.kinds.add("critic")
+                if not any(rule.reads != "python" and (rule.reads == "markdown"
+                                                       or rule.reads in target.kinds)
+                           for rule in self.rules):
+                    continue  # e.g. --select critic-drift on a surface that is not
                 markdown_items.append((target, text))
+        self.checked = len(python_items) + len(config_items) + len(markdown_items)
         findings += self.markdown_all(markdown_items)
         findings += self.python(python_items)
         findings += self.config_files(config_items)
-        return sorted(findings)
+        return sorted(findings + self.refused)
 
     def config_files(self, items: list[tuple[Target, str]]) -> list[Finding]:
         from lint import dollar_config
@@ -242,28 +342,39 @@ class Linter:
         findings: list[Finding] = []
         for target, text in items:
             found = dollar_config.check(target.display, text)
-            if found and self.fix:
-                self._write(target, dollar_config.fix(target.display, text))
+            if found and self.fix and self._write(target,
+                                                  dollar_config.fix(target.display, text)):
                 continue
             findings += suppress.apply(target.display, found, suppress.python(text),
                                        self.selected)
         return findings
 
-    def _write(self, target: Target, text: str) -> None:
-        """Replace a file's text atomically (a crash leaves the old file whole)."""
+    def _write(self, target: Target, text: str) -> bool:
+        """Replace a file's text atomically (a crash leaves the old file whole).
+        A symlink stays a link: its target is rewritten, and only when that
+        target is inside the workspace; otherwise nothing is written."""
         import tempfile
 
-        directory = target.path.parent
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.path.name}.")
+        try:
+            real = target.path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            real = None
+        if real is None or not _inside(real, self.ws.root):
+            where = "outside the workspace" if real is not None else "not a readable file"
+            self.refused.append(Finding(target.display, 1, 1, "file-error",
+                                        f"not fixed: the file is {where}", severity="warning"))
+            return False
+        fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.")
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
-            os.chmod(tmp, target.path.stat().st_mode & 0o7777)
-            os.replace(tmp, target.path)
+            os.chmod(tmp, real.stat().st_mode & 0o7777)
+            os.replace(tmp, real)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
         self.fixed.append(target.display)
+        return True
 
     def markdown_all(self, items: list[tuple[Target, str]]) -> list[Finding]:
         """Each Markdown file; across processes when there are many (each worker

@@ -3,17 +3,24 @@
 
 from __future__ import annotations
 
-import fnmatch
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from router.workspace import WorkspaceError, find
 
-DEFAULT_SURFACES = ("CLAUDE.md", ".claude/agents/planner.md",
-                    ".claude/agents/efficiency-critic.md",
-                    ".claude/rules/compute-backend-failover.md")
-DEFAULT_CRITIC = (".claude/agents/efficiency-critic.md",)
-DEFAULT_PLANS = ("plans/**/*.md", "plans/*.md")
+# Where agents read guidance: Claude Code's CLAUDE.md at any depth (the root,
+# `.claude/`, sub-folders), AGENTS.md (Codex, Cursor and others, nested too),
+# and the agent and rule files under any `.claude/`.
+DEFAULT_SURFACES = ("**/CLAUDE.md", "**/AGENTS.md", "**/.claude/agents/**/*.md",
+                    "**/.claude/rules/**/*.md")
+# The critic's guidance by path; any agent file whose front matter says
+# `name: efficiency-critic` counts too (engine.py reads it).
+DEFAULT_CRITIC = ("**/.claude/agents/efficiency-critic.md",)
+DEFAULT_PLANS = ("plans/**/*.md",)
+# Dot-folders are skipped when walking, except those agents read guidance from.
+DOT_DIRS_READ = frozenset({".claude"})
 DEFAULT_PYTHON = ("**/*.py",)
 # Config files the dollar-cap rule reads: under config folders, and config or
 # settings files anywhere in the workspace.
@@ -45,20 +52,58 @@ class Workspace:
     configured: set[str] = field(default_factory=set)
 
     def rel(self, path: Path) -> str:
+        """`path` relative to the root (a path outside the root as given)."""
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return path.absolute().relative_to(self.root.absolute()).as_posix()
         except ValueError:
+            pass
+        try:  # a relative root, or a path through a symlinked folder
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except (ValueError, OSError, RuntimeError):  # elsewhere, or a symlink loop
             return path.as_posix()
 
     def matches(self, rel: str, patterns: tuple[str, ...]) -> bool:
-        # fnmatch's "*" crosses "/", so "**/x" is "x at any depth" once the
-        # leading "**/" may also match nothing.
-        return any(fnmatch.fnmatchcase(rel, p) or rel == p or
-                   (p.startswith("**/") and fnmatch.fnmatchcase(rel, p[3:])) for p in patterns)
+        return any(glob_regex(p).fullmatch(rel) for p in patterns)
 
     def excluded(self, rel: str) -> bool:
+        """Skipped folders, and `exclude` patterns matched by the file or by
+        any folder above it (so `vendor` and `vendor/*` both exclude a tree)."""
         parts = rel.split("/")
-        return bool(set(parts[:-1]) & SKIP_DIRS) or self.matches(rel, self.exclude)
+        if set(parts[:-1]) & SKIP_DIRS:
+            return True
+        return any(self.matches("/".join(parts[:i]), self.exclude)
+                   for i in range(1, len(parts) + 1)) if self.exclude else False
+
+
+@lru_cache(maxsize=512)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob as a regex with Path.glob's meaning: `*` and `?` stay inside one
+    path segment, `**/` is any number of folders (none too), `[...]` a class."""
+    out, i = [], 0
+    pattern = pattern.removeprefix("./")
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and (end := pattern.find("]", i + 2)) > 0:
+            body = pattern[i + 1:end]
+            negate = body[:1] in ("!", "^")
+            body = "".join(c if c == "-" else re.escape(c) for c in body[negate:])
+            out.append(f"[{'^' if negate else ''}{body}]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
 
 
 def _strings(table: dict, key: str, source: Path) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from router import __version__
 from router.cliutil import OneLineParser as _Parser
 from router.cliutil import UsageError, bounded_float, bounded_int, shown
 from router.config import ALLOWED_WIDTHS
@@ -83,6 +84,7 @@ def _duration(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="backend-router",
                      description="Plan and run the width-aware GCP → SLURM → RunPod ladder.")
+    parser.add_argument("--version", action="version", version=f"backend-router {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     plan = sub.add_parser("plan", help="print the ladder for a request without touching a cloud")
     _request_flags(plan)
