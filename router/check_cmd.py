@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from router.backends import NAMES, Backends, Endpoints
+from router.backends import NAMES, Backends, Endpoints, require_sdks
 from router.backends.base import Context, Workload
 from router.config import LadderConfig
 from router.events import EventLog
@@ -29,6 +29,7 @@ def run_check(args: argparse.Namespace) -> int:
     cfg = load_ladder(args.ladder, None)
     where = Endpoints.from_args(args)
     names = [n for n in ladder_backends(cfg) if n not in where.skip]
+    require_sdks(names, "check")
     ctx = Context(cfg, EventLog("check", None, stdout=False), Workload("check", ""))
     regions = list(dict.fromkeys(z.rsplit("-", 1)[0] for fam in cfg.families.values()
                                  for z in fam.zones))

@@ -60,6 +60,8 @@ def _fail(events: EventLog, message: str) -> int:
 
 def _prepare(args: argparse.Namespace, command: list[str], dispatch_id: str,
              human: bool) -> tuple[EventLog, tuple[Any, ...]]:
+    from router.backends import require_sdks
+    from router.check_cmd import ladder_backends
     from router.cliutil import UsageError
     from router.plan_source import resolve
     from router.planner import validate
@@ -86,6 +88,7 @@ def _prepare(args: argparse.Namespace, command: list[str], dispatch_id: str,
         if source.phase is not None else {}
     events = EventLog(dispatch_id, args.events, stdout=False if human else None)
     options = Options(where=Endpoints.from_args(args), rerun=args.dispatch_id is not None)
+    require_sdks([n for n in ladder_backends(cfg) if n not in options.where.skip], "dispatch")
     return events, (request, cfg, workload, options, selected_extra)
 
 

@@ -111,8 +111,10 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.check_quota:
         import os
 
+        from router.backends import require_sdks
         from router.backends.base import DispatchError
 
+        require_sdks(["gcp"], "plan --check-quota")
         project = args.gcp_project or os.environ.get("GOOGLE_CLOUD_PROJECT")
         if not project:
             raise UsageError("--check-quota needs --gcp-project (or GOOGLE_CLOUD_PROJECT)")

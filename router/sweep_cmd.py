@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from router.backends import Backends, Endpoints
+from router.backends import Backends, Endpoints, require_sdks
 from router.backends.base import Context, DispatchError, Workload
 from router.check_cmd import ladder_backends
 from router.console import describe
@@ -30,6 +30,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     cfg = load_ladder(args.ladder, None)
     where = Endpoints.from_args(args)
     names = [n for n in ladder_backends(cfg) if n not in where.skip]
+    require_sdks(names, "sweep")
     released: list[dict[str, Any]] = []
     events = EventLog(args.dispatch_id or "sweep", None, stdout=False)
     events.listeners.append(lambda r: released.append(r)

@@ -16,6 +16,35 @@ if TYPE_CHECKING:
     from router.ledger import MachineRecord
 
 NAMES = ("gcp", "slurm", "runpod")  # the walk's order; the planner emits rungs in it
+# The SDK each cloud backend needs: (module, PyPI package). They live in the
+# `dispatch` extra, so a plain install (lint, critic, `plan`) stays light.
+SDKS = {"gcp": ("google.cloud.compute_v1", "google-cloud-compute"),
+        "runpod": ("runpod", "runpod")}
+INSTALL_DISPATCH = "pip install 'width-aware-workflow[dispatch]'"
+
+
+def require_sdks(names: list[str] | tuple[str, ...], command: str) -> None:
+    """One clear line (exit 2) when a backend this command will reach has no
+    SDK installed, instead of an ImportError deep in the walk. Looks the
+    modules up without importing them (google.cloud.compute_v1 takes ~4 s)."""
+    from importlib.util import find_spec
+
+    from router.cliutil import UsageError
+
+    missing = []
+    for name in names:
+        if name not in SDKS:
+            continue
+        module, package = SDKS[name]
+        try:
+            found = find_spec(module) is not None
+        except (ImportError, ValueError):  # a parent package is missing
+            found = False
+        if not found:
+            missing.append(package)
+    if missing:
+        raise UsageError(f"{command} needs {' and '.join(missing)}, in the 'dispatch' extra: "
+                         f"{INSTALL_DISPATCH}")
 
 
 @dataclass(frozen=True)
