@@ -29,12 +29,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _expand(paths: list[str]) -> list[str]:
+def _expand(paths: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Plan files: each named file, and the *.md files under each named folder.
+    Returns (plans, errors, warnings). A folder's walk enters no symlinked
+    folder (no loops) and reads no symlinked file that leads outside the
+    workspace (the user named the folder, not what its links point at); a
+    folder it cannot list is an error, never a silent skip."""
+    import os
+
+    from router.workspace import find, start_of
+
     out: list[str] = []
+    errors: list[str] = []
+    warnings: list[str] = []
     for path in paths:
-        p = Path(path)
-        out.extend(sorted(str(f) for f in p.rglob("*.md")) if p.is_dir() else [path])
-    return out
+        top = Path(path)
+        if not top.is_dir():
+            out.append(path)
+            continue
+        root = (find(start_of(top))[0] or top).resolve()
+
+        for dirpath, dirnames, filenames in os.walk(top, onerror=lambda exc: errors.append(
+                f"{exc.filename}: cannot read folder: {exc.strerror or exc}")):
+            dirnames.sort()
+            for name in sorted(filenames):
+                if not name.endswith(".md"):
+                    continue
+                file = Path(dirpath) / name
+                if file.is_symlink():
+                    try:
+                        file.resolve(strict=True).relative_to(root)
+                    except (OSError, RuntimeError, ValueError):
+                        warnings.append(f"{file}: a symlink that leads outside the workspace "
+                                        "or nowhere; not read")
+                        continue
+                out.append(str(file))
+    return out, errors, warnings
 
 
 def _text(reviews: list) -> str:
@@ -61,12 +91,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         args = build_parser().parse_args(argv)
-        plans = _expand(args.plans)
+        plans, unreadable, skipped = _expand(args.plans)
     except UsageError as exc:
         print(f"efficiency-critic: error: {exc}", file=sys.stderr)
         return 2
+    for line in skipped:
+        print(f"efficiency-critic: warning: {line}", file=sys.stderr)
+    for line in unreadable:
+        print(f"efficiency-critic: error: {line}", file=sys.stderr)
     threshold = DEFAULT_WIDEN_THRESHOLD if args.widen_threshold is None else args.widen_threshold
-    reviews, bad = [], 0
+    reviews, bad = [], len(unreadable)
     configs: dict[str | None, object] = {}  # one load per workspace ladder
     for path in plans:
         try:

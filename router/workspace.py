@@ -50,13 +50,20 @@ def _table(pyproject: Path) -> dict | None:
     return table
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a folder we may not search: no config there for us
+        return False
+
+
 @lru_cache(maxsize=64)
 def _find(start: Path) -> tuple[Path | None, dict | None]:
     nearest: Path | None = None
     folder = start
     for _ in range(MAX_DEPTH):
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
+        if _is_file(pyproject):
             table = _table(pyproject)
             if table is not None:
                 return folder, table
