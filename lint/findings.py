@@ -71,11 +71,33 @@ def render_github(findings: list[Finding]) -> str:
     return "\n".join(lines)
 
 
+def docs_base() -> str | None:
+    """Where the rule pages (docs/rules/NAME.md) are: the package's
+    `Documentation` project URL once it is published with one, else the docs
+    folder of the checkout the package runs from (pre-commit and editable
+    installs), as a file URI; None when neither exists."""
+    from importlib import metadata
+
+    try:
+        for entry in metadata.metadata("width-aware-workflow").get_all("Project-URL") or []:
+            label, _, url = entry.partition(",")
+            if label.strip().lower() == "documentation" and url.strip():
+                return url.strip().rstrip("/")
+    except metadata.PackageNotFoundError:
+        pass
+    from pathlib import Path
+
+    local = Path(__file__).resolve().parent.parent / "docs"
+    return local.as_uri() if (local / "rules").is_dir() else None
+
+
 def render_sarif(findings: list[Finding], version: str) -> str:
     import json
 
     docs = rule_docs()
     rules = sorted(docs)
+    base = docs_base()
+    help_uri = {"helpUri": lambda rule: f"{base}/rules/{rule}.md"} if base else {}
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -84,7 +106,8 @@ def render_sarif(findings: list[Finding], version: str) -> str:
                 "name": "workflow-lint",
                 "version": version,
                 "rules": [{"id": rule, "name": rule,
-                           "shortDescription": {"text": docs[rule]}}
+                           "shortDescription": {"text": docs[rule]},
+                           **{key: uri(rule) for key, uri in help_uri.items()}}
                           for rule in rules],
             }},
             "results": [{
