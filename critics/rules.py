@@ -12,7 +12,8 @@ import shlex
 from dataclasses import dataclass
 from typing import ClassVar
 
-from critics.launch import Launch
+from critics.launch import MAX_COUNT, Launch, count_text, small_int
+from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
 from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
 
@@ -129,7 +130,7 @@ class UnshardedWide(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or ctx.launch.parallel:
+        if phase.width <= 1 or ctx.launch.parallel or ctx.launch.unreadable:
             return []
         axis = phase.shardable_axis
         how = f"shard {axis.name!r} ({axis.size} shards)" if axis else "shard the work"
@@ -172,7 +173,7 @@ class UnderSaturated(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or not ctx.launch.parallel:
+        if phase.width <= 1 or not ctx.launch.parallel or ctx.launch.unreadable:
             return []
         limits = []
         if ctx.launch.gpus is not None and ctx.launch.gpus < phase.width:
@@ -223,7 +224,7 @@ class NeedlesslyNarrow(Rule):
         phase = ctx.phase
         axis = phase.shardable_axis
         if phase.width != 1 or axis is None or axis.size < MIN_SHARDS_TO_WIDEN or \
-                phase.gpu_hours < ctx.widen_threshold:
+                phase.gpu_hours < ctx.widen_threshold or ctx.launch.unreadable:
             return []
         target = allowed_width_at_most(min(axis.size, max(ALLOWED_WIDTHS)), ctx)
         if target is None or target <= 1:
@@ -276,7 +277,8 @@ class Oversubscribed(Rule):
         if not ctx.launch.parallel or gpus is None or gpus <= ctx.phase.width:
             return []
         return [self.finding(ctx, "launch",
-                             f"the launch uses {gpus} GPUs but width is {ctx.phase.width}",
+                             f"the launch uses {count_text(gpus)} GPUs but width is "
+                             f"{ctx.phase.width}",
                              f"set width to {allowed_width_at_most(gpus, ctx)} or write "
                              "{width} in the launch so it follows the realized width")]
 
@@ -308,17 +310,18 @@ class HardcodedWidth(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width < 2 or "{width}" in phase.launch:
+        if phase.width < 2 or "{width}" in phase.launch or ctx.launch.unreadable:
             return []
         literal = None
         for m in _WIDTH_FLAG.finditer(phase.launch):
-            if int(m.group(1)) == phase.width:
+            # small_int, not int(): a 5000-digit literal makes int() raise.
+            if small_int(m.group(1)) == phase.width:
                 literal = m.group(0).strip()
                 break
         if literal is None:
             for m in _LAST_INDEX.finditer(phase.launch):
                 value = next(g for g in m.groups() if g is not None)
-                if int(value) == phase.width - 1:
+                if small_int(value) == phase.width - 1:
                     literal = m.group(0)
                     break
         if literal is None:
@@ -331,5 +334,35 @@ class HardcodedWidth(Rule):
             "the realized width")]
 
 
+class UnreadableLaunch(Rule):
+    name = "unreadable-launch"
+    summary = ("the critic cannot read the launch (a malformed count, or a command past its "
+               "reading bounds), so it cannot say whether the GPUs are used")
+    VALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node=auto train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "for i in {0..999999999}; do "
+                                               "CUDA_VISIBLE_DEVICES=$((i % 8)) x & done; wait"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node 0x10 train.py"},
+        {"width": 4, "gpu_hours": 8, "launch": "parallel -j 1e26 python x.py ::: a b"},
+        {"width": 1, "gpu_hours": 1, "launch": "xargs -P -3 python x.py"},
+        {"width": 2, "gpu_hours": 2, "launch": "( " * 80 + "python x.py" + " )" * 80},
+        {"width": 2, "gpu_hours": 2, "launch": "for a in {1..9999}; do for b in {1..9999}; do "
+                                               "python x.py & done; done; wait"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        construct = ctx.launch.unreadable
+        if construct is None:
+            return []
+        return [self.finding(
+            ctx, "launch", f"the critic cannot read the launch: {construct}",
+            f"write the command inline with whole-number counts (or {{width}}), at most "
+            f"{MAX_LAUNCH_CHARS} characters, nesting at most {MAX_DEPTH} deep and loops of at "
+            f"most {MAX_COUNT} items the critic can unroll")]
+
+
 RULES: tuple[Rule, ...] = (UnshardedWide(), UnderSaturated(), NeedlesslyNarrow(),
-                           UnwaitedBackground(), Oversubscribed(), HardcodedWidth())
+                           UnreadableLaunch(), UnwaitedBackground(), Oversubscribed(),
+                           HardcodedWidth())
