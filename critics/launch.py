@@ -16,16 +16,46 @@ Concurrency comes from two places:
 from __future__ import annotations
 
 import ast
-import contextlib
+import itertools
 import operator
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from critics import shell
 
-MAX_ITERATIONS = 512
+# The largest count the critic expands: loop items, seq and brace ranges, GNU
+# parallel slots, launcher sizes. A node has at most 8-16 GPUs and a phase at
+# most 8, so 4096 is far past any count that could fill one; above it a count
+# is read as OVER ("more than MAX_COUNT") without being expanded.
+MAX_COUNT = 4096
+OVER = MAX_COUNT + 1
+# Work budget for one launch: characters of command words visited while
+# unrolling loops and `bash -c` scripts, plus VISIT_COST per command and loop
+# pass (their fixed cost, tens of microseconds). About two seconds of work at
+# most; real launches use a few thousand. Past it the launch is unreadable,
+# not judged on a part.
+MAX_WORK = 4_000_000
+VISIT_COST = 64
+MAX_BASH_C_DEPTH = 4
+# Numbers with more digits than this are clamped: a range to 10**18 is as
+# unrolled as one to 10**26, and int() of a 5000-digit string raises.
+MAX_DIGITS = 18
 ALL = "*all*"  # device marker: every GPU on the machine
+MANY = "*over*"  # device marker: more GPUs than MAX_COUNT
 UNPINNED = 0  # fan-out count: parallel workers that all land on one GPU
+# Launcher counts GNU parallel reads relative to the CPU count (-j +2, -j -1,
+# -j 50%): the machine decides, like an unknown variable.
+_RELATIVE_JOBS = re.compile(r"[-+]\d+|\d+(\.\d+)?%")
+
+
+class Unreadable(Exception):
+    """A construct the critic cannot evaluate (a malformed count, a launch too
+    big to unroll): the whole launch gets an `unreadable-launch` verdict."""
+
+    def __init__(self, construct: str) -> None:
+        super().__init__(construct)
+        self.construct = construct
 
 
 @dataclass
@@ -36,6 +66,31 @@ class Launch:
     warnings: list[str] = field(default_factory=list)
     model_split: bool = False
     syntax_error: str | None = None
+    unreadable: str | None = None  # the construct the critic could not evaluate
+
+
+def count_text(count: int) -> str:
+    """A count for messages: OVER reads as "more than 4096"."""
+    return f"more than {MAX_COUNT}" if count > MAX_COUNT else str(count)
+
+
+def small_int(text: str) -> int | None:
+    """A plain ASCII decimal count, at most OVER; None if `text` is not one.
+    `str.isdigit` accepts '²' and int() refuses it, so digits are ASCII only."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0")
+    return min(int(digits), OVER) if len(digits) <= 5 else OVER if digits else 0
+
+
+def _bounded_int(text: str) -> int | None:
+    """A signed decimal for range ends, clamped to ±10**MAX_DIGITS."""
+    sign = -1 if text.startswith("-") else 1
+    digits = text.removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    digits = digits.lstrip("0") or "0"
+    return sign * (int(digits) if len(digits) <= MAX_DIGITS else 10**MAX_DIGITS)
 
 
 # ---- expansion -------------------------------------------------------------
@@ -45,11 +100,14 @@ _ARITH_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.m
               ast.Mod: operator.mod}
 
 
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+
+
 def _arith(expr: str, env: dict[str, str]) -> int | None:
     """Evaluate shell arithmetic over integers; None if it uses anything unknown."""
     text = re.sub(r"\$\{?([A-Za-z_]\w*)\}?", r"\1", expr)
     text = re.sub(r"[A-Za-z_]\w*", lambda m: env.get(m.group(0), "?"), text)
-    if "?" in text or len(text) > 200:
+    if "?" in text or len(text) > 200 or _LONG_NUMBER.search(text):
         return None
 
     def ev(node: ast.AST) -> int:
@@ -70,7 +128,9 @@ def _arith(expr: str, env: dict[str, str]) -> int | None:
         value = ev(ast.parse(text.replace("/", "//"), mode="eval"))
     except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
         return None
-    return value if abs(value) < 10**6 else None
+    # Large values stay numbers (a count over MAX_COUNT reads as OVER);
+    # astronomically large ones are unknown.
+    return value if abs(value) < 10**MAX_DIGITS else None
 
 
 def expand(word: str, env: dict[str, str]) -> str | None:
@@ -100,11 +160,30 @@ def expand(word: str, env: dict[str, str]) -> str | None:
     return None if unknown else text
 
 
-def _seq_values(args: list[str]) -> list[str] | None:
-    try:
-        nums = [int(a) for a in args]
-    except ValueError:
-        return None
+@dataclass
+class Items:
+    """A loop's values: literal words and integer ranges, kept lazy so that
+    `{0..999999999}` is three numbers, not a billion strings."""
+
+    segments: list[range | list[str]] = field(default_factory=list)
+
+    def size(self) -> int:
+        # Range ends are clamped to 10**MAX_DIGITS, so len() cannot overflow.
+        return sum(len(seg) for seg in self.segments)
+
+    def window(self, start: int, stop: int) -> Iterator[str]:
+        values = itertools.chain.from_iterable(self.segments)
+        return (str(v) for v in itertools.islice(values, start, stop))
+
+
+def _span(first: int, last: int, step: int) -> range:
+    return range(first, last + (1 if step > 0 else -1), step)
+
+
+def _seq_values(args: list[str]) -> range | None:
+    nums = [_bounded_int(a) for a in args]
+    if any(n is None for n in nums):
+        return None  # seq 1.5, seq 1e3: not integers the critic unrolls
     if len(nums) == 1:
         first, step, last = 1, 1, nums[0]
     elif len(nums) == 2:
@@ -115,20 +194,18 @@ def _seq_values(args: list[str]) -> list[str] | None:
         return None
     if step == 0:
         return None
-    values = range(first, last + (1 if step > 0 else -1), step)
-    return [str(v) for v in values] if len(values) <= MAX_ITERATIONS else None
+    return _span(first, last, step)  # type: ignore[arg-type]
 
 
-def loop_items(words: list[str], env: dict[str, str]) -> list[str] | None:
+def loop_items(words: list[str], env: dict[str, str]) -> Items | None:
     """The values a `for` loop iterates over, or None when unknowable."""
-    items: list[str] = []
+    items = Items()
     for word in words:
         brace = re.fullmatch(r"\{(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\}", word)
         if brace:
-            a, b = int(brace.group(1)), int(brace.group(2))
-            step = abs(int(brace.group(3) or 1)) or 1
-            rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
-            items.extend(str(v) for v in rng)
+            a, b = _bounded_int(brace.group(1)), _bounded_int(brace.group(2))
+            step = abs(_bounded_int(brace.group(3) or "1") or 1) or 1
+            items.segments.append(_span(a, b, step if a <= b else -step))  # type: ignore[arg-type]
             continue
         seq = re.fullmatch(r"\$\(\s*seq\s+(.*?)\s*\)", word)
         if seq:
@@ -138,26 +215,25 @@ def loop_items(words: list[str], env: dict[str, str]) -> list[str] | None:
             values = _seq_values([a for a in args if a is not None])
             if values is None:
                 return None
-            items.extend(values)
+            items.segments.append(values)
             continue
         value = expand(word, env)
         if value is None:
             return None
-        items.extend(value.split())
-        if len(items) > MAX_ITERATIONS:
-            return None
+        items.segments.append(value.split())
     return items
 
 
-def _c_style_items(arith: str) -> list[str] | None:
-    """`for (( i=0; i<8; i++ ))` -> ["0", ..., "7"] for the common shapes."""
+def _c_style_items(arith: str) -> Items | None:
+    """`for (( i=0; i<8; i++ ))` -> 0, ..., 7 for the common shapes."""
     m = re.search(r"([A-Za-z_]\w*)\s*=\s*(\d+)\s*;\s*\1\s*(<=?)\s*(\d+)", arith)
     if not m:
         return None
-    first, last = int(m.group(2)), int(m.group(4)) - (m.group(3) == "<")
-    if last - first + 1 > MAX_ITERATIONS:
+    first, last = _bounded_int(m.group(2)), _bounded_int(m.group(4))
+    if first is None or last is None:
         return None
-    return [str(v) for v in range(first, last + 1)]
+    last -= m.group(3) == "<"
+    return Items([range(first, max(first, last + 1))])
 
 
 def _c_style_var(arith: str) -> str:
@@ -177,7 +253,7 @@ def _flag(words: list[str], *names: str) -> str | None:
             elif word.startswith(name + "="):
                 found = word[len(name) + 1:]
             elif len(name) == 2 and name[0] == "-" and word.startswith(name) and \
-                    word[2:].isdigit():
+                    word[2:].isascii() and word[2:].isdigit():
                 found = word[2:]
     return found
 
@@ -186,13 +262,26 @@ def _has(words: list[str], *names: str) -> bool:
     return any(w == n or w.startswith(n + "=") for w in words for n in names)
 
 
-def _count(value: str | None, env: dict[str, str], default: int | None) -> int | None:
+def _count(value: str | None, env: dict[str, str], default: int | None, flag: str = "",
+           relative: re.Pattern[str] | None = None) -> int | None:
+    """A launcher's count: an int (OVER past MAX_COUNT), or None when the
+    launcher decides ("auto", "gpu", an unknown variable: it fills the machine).
+    A number the launcher would reject or misread (-2, 1e26, 0x10, 3.5, '²')
+    raises Unreadable naming `flag value`."""
     if value is None:
         return default
     expanded = expand(value, env)
-    if expanded is not None and expanded.isdigit():
-        return int(expanded)
-    return None  # "auto", "gpu" or an unknown variable: the launcher fills the machine
+    if expanded is None:
+        return None
+    count = small_int(expanded)
+    if count is not None:
+        return count
+    if relative is not None and relative.fullmatch(expanded):
+        return None
+    if re.match(r"[-+.]?\d", expanded) or any(ch.isdigit() for ch in expanded[:1]):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        raise Unreadable(f"{flag} {shown}".strip() + " (not a whole number of processes)")
+    return None
 
 
 def _program(words: list[str]) -> list[str]:
@@ -222,31 +311,36 @@ def launcher(words: list[str], env: dict[str, str]) -> tuple[str, int | None] | 
     base = prog[0].rsplit("/", 1)[-1]
     module = prog[prog.index("-m") + 1] if "-m" in prog[:-1] else ""
     if base == "torchrun" or module in ("torch.distributed.run", "torch.distributed.launch"):
-        return "torchrun", _count(_flag(prog, "--nproc_per_node", "--nproc-per-node"), env, 1)
+        return "torchrun", _count(_flag(prog, "--nproc_per_node", "--nproc-per-node"), env, 1,
+                                  "torchrun --nproc_per_node")
     if base == "accelerate" and "launch" in prog[1:3]:
         num = _flag(prog, "--num_processes", "--num-processes")
         if num is None and not _has(prog, "--multi_gpu", "--multi-gpu"):
             return "accelerate launch", None  # from the accelerate config: trust it
-        return "accelerate launch", _count(num, env, None)
+        return "accelerate launch", _count(num, env, None, "accelerate --num_processes")
     if base == "deepspeed":
-        return "deepspeed", _count(_flag(prog, "--num_gpus", "--num-gpus"), env, None)
+        return "deepspeed", _count(_flag(prog, "--num_gpus", "--num-gpus"), env, None,
+                                   "deepspeed --num_gpus")
     if base == "srun":
         gpus = _flag(prog, "--gpus", "-G", "--gpus-per-node")
         tasks = _flag(prog, "--ntasks", "-n", "--ntasks-per-node")
-        return "srun", _count(gpus if gpus is not None else tasks, env, 1)
+        return "srun", _count(gpus if gpus is not None else tasks, env, 1, "srun count")
     tp = _flag(prog, "--tensor-parallel-size", "-tp", "--tp", "--tp-size")
     pp = _flag(prog, "--pipeline-parallel-size", "-pp")
     dp = _flag(prog, "--data-parallel-size", "-dp", "--dp", "--dp-size")
     if tp or pp or dp:
-        sizes = [_count(v, env, 1) for v in (tp, pp, dp)]
         engine = "SGLang" if "sglang" in module or base == "sglang" else "vLLM"
+        sizes = [_count(v, env, 1, f"{engine} {kind} size")
+                 for v, kind in ((tp, "tensor-parallel"), (pp, "pipeline-parallel"),
+                                 (dp, "data-parallel"))]
         if any(s is None for s in sizes):
             return f"{engine} parallel sizes", None
-        return f"{engine} tp×pp×dp", sizes[0] * sizes[1] * sizes[2]  # type: ignore[operator]
+        product = sizes[0] * sizes[1] * sizes[2]  # type: ignore[operator]
+        return f"{engine} tp×pp×dp", min(product, OVER)
     shards = _flag(prog, "--num-shards", "--num_shards", "--n-shards", "--nshards")
     if shards is not None and not _has(prog, "--shard-id", "--shard_id", "--shard-index",
                                        "--shard_index", "--shard", "--rank"):
-        return "--num-shards", _count(shards, env, None)
+        return "--num-shards", _count(shards, env, None, "--num-shards")
     return None
 
 
@@ -275,6 +369,17 @@ class _State:
     unknown_serial: int = 0
     unknown_id: int = 0
     unpinned_background: int = 0
+    over: bool = False  # background workers pinned to more than MAX_COUNT GPUs
+    work: int = 0  # characters visited so far, against MAX_WORK
+    scripts: dict[str, shell.Seq | None] = field(default_factory=dict)  # bash -c, parsed once
+
+    def charge(self, cost: int) -> None:
+        self.work += cost
+        if self.work > MAX_WORK:
+            raise Unreadable(f"loops that unroll to more than {MAX_WORK} characters of commands")
+
+    def background_devices(self) -> set[str]:
+        return set().union(*(s.devices for s in self.streams))
 
 
 def _devices_of(value: str | None, state: _State) -> set[str]:
@@ -290,8 +395,9 @@ _CVD = re.compile(r"CUDA_VISIBLE_DEVICES=(\$\(\(.*?\)\)|\S+)")
 _PINNED = re.compile(r"CUDA_VISIBLE_DEVICES|--device|--gpu|cuda:")
 
 
-def _fanout(prog: list[str], env: dict[str, str]) -> tuple[str, int | None] | None:
-    found = _fanout_count(prog, env)
+def _fanout(prog: list[str], env: dict[str, str],
+            state: _State) -> tuple[str, int | None] | None:
+    found = _fanout_count(prog, env, state)
     if found is None:
         return None
     # Like unpinned background workers, unpinned fan-out workers share GPU 0:
@@ -303,13 +409,32 @@ def _fanout(prog: list[str], env: dict[str, str]) -> tuple[str, int | None] | No
     return found
 
 
-def _fanout_count(prog: list[str], env: dict[str, str]) -> tuple[str, int | None] | None:
+def _slot_devices(expr: str, count: int, env: dict[str, str], state: _State) -> int | None:
+    """Distinct values of a CUDA_VISIBLE_DEVICES expression over parallel's
+    slots 1…count; None if one is unknown. Past MAX_COUNT slots it reads a
+    second window: an expression that still yields new devices there spans
+    more GPUs than any machine (OVER); one that repeats (`{%} % 4`) does not."""
+    def values(first: int, last: int) -> set[str | None]:
+        state.charge((last - first + 1) * len(expr))
+        return {expand(expr.replace("{%}", str(slot)), env) for slot in range(first, last + 1)}
+
+    head = values(1, min(count, MAX_COUNT))
+    if count > MAX_COUNT:
+        tail = values(MAX_COUNT + 1, min(count, 2 * MAX_COUNT))
+        if None not in tail and not tail <= head:
+            return OVER
+        head |= tail
+    return None if None in head else len(head)
+
+
+def _fanout_count(prog: list[str], env: dict[str, str],
+                  state: _State) -> tuple[str, int | None] | None:
     base = prog[0].rsplit("/", 1)[-1] if prog else ""
     if base == "xargs":
         procs = _flag(prog, "-P", "--max-procs")
         if procs is None:
             return None
-        count = _count(procs, env, None)
+        count = _count(procs, env, None, "xargs -P")
         inner = " ".join(prog[1:])
         cvd = _CVD.search(inner)
         if cvd and "{}" not in cvd.group(1) and "$" not in cvd.group(1):
@@ -317,7 +442,8 @@ def _fanout_count(prog: list[str], env: dict[str, str]) -> tuple[str, int | None
         return "xargs -P", None if count == 0 else count
     if base == "parallel":
         jobs = _flag(prog, "-j", "--jobs", "-P")
-        count = _count(jobs, env, None) if jobs is not None else None
+        count = _count(jobs, env, None, "parallel -j", _RELATIVE_JOBS) \
+            if jobs is not None else None
         if count == 0:
             count = None
         inner = " ".join(w for w in prog[1:] if w != ":::")
@@ -325,10 +451,9 @@ def _fanout_count(prog: list[str], env: dict[str, str]) -> tuple[str, int | None
         if cvd and count is not None:
             expr = cvd.group(1)
             if "{%}" in expr:
-                values = {expand(expr.replace("{%}", str(slot)), env)
-                          for slot in range(1, count + 1)}
-                if None not in values:
-                    return "parallel -j", len(values)
+                distinct = _slot_devices(expr, count, env, state)
+                if distinct is not None:
+                    return "parallel -j", distinct
             elif "{" not in expr and "$" not in expr:
                 return "parallel -j", len(_devices_of(expr, _State()))
         return "parallel -j", count
@@ -337,6 +462,8 @@ def _fanout_count(prog: list[str], env: dict[str, str]) -> tuple[str, int | None
 
 def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stream,
             depth: int) -> None:
+    state.charge(VISIT_COST + sum(len(w) for w in cmd.words) +
+                 sum(len(v) for _, v in cmd.assignments))
     local = dict(env)
     for name, value in cmd.assignments:
         expanded = expand(value, env)
@@ -359,13 +486,13 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         state.waited = True
         return
     prog = _program(words)
-    if prog and prog[0] in ("bash", "sh", "zsh") and "-c" in prog[1:-1] and depth < 4:
-        inner = prog[prog.index("-c") + 1]
-        # An inner script that does not parse adds nothing we can count.
-        with contextlib.suppress(shell.ShellSyntaxError, RecursionError):
-            _seq(shell.parse(inner), local, state, stream, depth + 1)
+    if prog and prog[0] in ("bash", "sh", "zsh") and "-c" in prog[1:-1] and \
+            depth < MAX_BASH_C_DEPTH:
+        tree = _script(prog[prog.index("-c") + 1], state)
+        if tree is not None:
+            _seq(tree, local, state, stream, depth + 1)
         return
-    fan = _fanout(prog, local)
+    fan = _fanout(prog, local, state)
     if fan:
         state.fanouts.append(fan)
         return
@@ -380,7 +507,10 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
             devices = _devices_of(None if cvd.startswith("?") else cvd, state)
         elif count is None:
             devices = {ALL}
+        elif count > MAX_COUNT:
+            devices = {MANY}
         else:
+            state.charge(count)
             devices = {str(d) for d in range(count)}
         stream.devices |= devices
         return
@@ -401,6 +531,40 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
     stream.devices.add("0")  # an unpinned process computes on the first GPU
 
 
+def _script(text: str, state: _State) -> shell.Seq | None:
+    """A `bash -c` script, parsed once however often a loop reaches it. One
+    that does not parse adds nothing we can count; one past a reading bound
+    makes the whole launch unreadable."""
+    if text not in state.scripts:
+        state.charge(len(text))
+        try:
+            state.scripts[text] = shell.parse(text)
+        except shell.LaunchTooComplex as exc:
+            raise Unreadable(f"a 'bash -c' script {exc}") from exc
+        except shell.ShellSyntaxError:
+            state.scripts[text] = None
+    return state.scripts[text]
+
+
+def _unroll(items: Items, var: str, body: shell.Seq, env: dict[str, str], state: _State,
+            stream: _Stream, depth: int) -> None:
+    """Walk a loop body once per item. Past MAX_COUNT items, walk a second
+    window of MAX_COUNT: if it pins background workers to GPUs the first did
+    not, the loop spans more GPUs than any machine has; if not (`$((i % 8))`),
+    the first window has seen them all."""
+    def walk(first: int, last: int) -> None:
+        for item in items.window(first, last):
+            state.charge(VISIT_COST)
+            _seq(body, {**env, var: item}, state, stream, depth)
+
+    walk(0, MAX_COUNT)
+    if items.size() > MAX_COUNT:
+        before = len(state.background_devices())
+        walk(MAX_COUNT, 2 * MAX_COUNT)
+        if len(state.background_devices()) > before:
+            state.over = True
+
+
 def _command(cmd: shell.Command, env: dict[str, str], state: _State, stream: _Stream,
              depth: int) -> None:
     if isinstance(cmd, shell.Simple):
@@ -414,8 +578,7 @@ def _command(cmd: shell.Command, env: dict[str, str], state: _State, stream: _St
             _seq(cmd.body, {**env, cmd.var: f"?{cmd.var}"}, state, stream, depth)
             return
         var = cmd.var or _c_style_var(cmd.arith or "")
-        for item in items[:MAX_ITERATIONS]:
-            _seq(cmd.body, {**env, var: item}, state, stream, depth)
+        _unroll(items, var, cmd.body, env, state, stream, depth)
     elif isinstance(cmd, shell.Loop):
         _seq(cmd.cond, env, state, stream, depth)
         _seq(cmd.body, dict(env), state, stream, depth)
@@ -445,6 +608,8 @@ def analyze(launch: str, width: int | None = None) -> Launch:
     text = launch.replace("{width}", str(width)) if width is not None else launch
     try:
         tree = shell.parse(text)
+    except shell.LaunchTooComplex as exc:
+        return _unreadable(f"a launch {exc}")
     except (shell.ShellSyntaxError, RecursionError) as exc:
         message = str(exc) if isinstance(exc, shell.ShellSyntaxError) else "nested too deeply"
         return Launch(False, 1, f"the launch command does not parse as shell ({message})",
@@ -453,10 +618,15 @@ def analyze(launch: str, width: int | None = None) -> Launch:
     env = {"__width__": str(width)} if width is not None else {}
     try:
         _seq(tree, env, state, state.foreground, 0)
+    except Unreadable as exc:
+        return _unreadable(exc.construct)
     except RecursionError:
-        return Launch(False, 1, "the launch command is nested too deeply to analyze",
-                      syntax_error="nested too deeply")
+        return _unreadable("a launch nested too deeply to analyze")
     return _verdict(state)
+
+
+def _unreadable(construct: str) -> Launch:
+    return Launch(False, 1, f"the critic cannot read {construct}", unreadable=construct)
 
 
 def _verdict(state: _State) -> Launch:
@@ -469,9 +639,11 @@ def _verdict(state: _State) -> Launch:
     counts += [(n, c) for n, c in state.fanouts if c is None or c >= 2]
     counts += [(n, 1) for n, c in state.fanouts if c == UNPINNED]
     if state.streams:
-        devices = set().union(*(s.devices for s in state.streams), state.foreground.devices)
+        devices = state.background_devices() | state.foreground.devices
         if ALL in devices:
             counts.append(("background workers", None))
+        elif state.over or MANY in devices:
+            counts.append(("background workers pinned to distinct GPUs", OVER))
         elif len(devices) >= 2:
             counts.append(("background workers pinned to distinct GPUs", len(devices)))
         elif state.unpinned_background >= 2:

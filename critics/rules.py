@@ -8,11 +8,13 @@ verdict (conftest's deny/warn split).
 from __future__ import annotations
 
 import re
-import shlex
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from critics.launch import Launch
+from critics import suggest
+from critics.launch import MAX_COUNT, MAX_WORK, Launch, analyze, count_text, small_int
+from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
 from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
 
@@ -42,6 +44,9 @@ class Context:
     launch: Launch
     config: LadderConfig
     widen_threshold: float = DEFAULT_WIDEN_THRESHOLD
+    # False while judging a candidate fix: its rules skip judging their own
+    # candidates, so checking a suggestion never recurses.
+    verify: bool = True
 
 
 def gpus(count: int) -> str:
@@ -66,16 +71,55 @@ def allowed_width_at_most(limit: int, ctx: Context) -> int | None:
     return max(fits) if fits else None
 
 
+def min_width(ctx: Context) -> int:
+    intent = ctx.config.intents.get(ctx.phase.intent)
+    return intent.min_width if intent else 1
+
+
+def approves(ctx: Context, width: int, launch: str | None = None, drop_axis: bool = False,
+             clears: str | None = None) -> bool:
+    """Would the phase, changed as a suggestion says, earn APPROVE (and, with
+    `clears`, lose that rule's advisory)? Widths the ladder refuses never do."""
+    if width not in ALLOWED_WIDTHS or width < min_width(ctx):
+        return False
+    phase = replace(ctx.phase, width=width, launch=ctx.phase.launch if launch is None else launch,
+                    shardable_axis=None if drop_axis else ctx.phase.shardable_axis)
+    sub = Context(phase, analyze(phase.launch, width), ctx.config, ctx.widen_threshold,
+                  verify=False)
+    findings = [f for rule in RULES for f in rule.check(sub)]
+    return not any(f.severity == "error" or f.rule == clears for f in findings)
+
+
+def first_approving(ctx: Context, width: int, candidates: Iterable[str | None],
+                    clears: str | None = None) -> str | None:
+    """The first candidate launch that earns APPROVE at `width`. Multi-line
+    candidates are skipped: a suggestion is printed on its finding's one line."""
+    for candidate in candidates:
+        if candidate is None or "\n" in candidate:
+            continue
+        if not ctx.verify or approves(ctx, width, candidate, clears=clears):
+            return candidate
+    return None
+
+
+def sharded_candidates(ctx: Context, width: int) -> list[str | None]:
+    """Launches that spread the phase over `width` GPUs, most faithful first:
+    the launch as it is if it already follows {width}; its launcher's count set
+    to {width}; vLLM/SGLang data parallelism; the command run once per GPU (or
+    per group of min-width GPUs); a placeholder worker in that loop."""
+    launch = ctx.phase.launch
+    group = min_width(ctx)
+    command = suggest.unpinned(launch)
+    return [launch if "{width}" in launch else None, suggest.with_width_count(launch),
+            suggest.with_data_parallel(launch, width),
+            suggest.sharded_loop(command, group) if command else None,
+            suggest.sharded_loop(suggest.PLACEHOLDER, group)]
+
+
 def sharded_launch(phase: Phase) -> str:
     """A work-conserving sharded launch for `phase`, re-sharding at `{width}`."""
-    try:
-        words = shlex.split(phase.launch)
-    except ValueError:
-        words = []
-    simple = bool(words) and not any(ch in phase.launch for ch in ";&|\n`$(")
-    command = phase.launch.strip() if simple else "python your_shard_worker.py"
-    return (f"for i in $(seq 0 $(({{width}}-1))); do CUDA_VISIBLE_DEVICES=$i {command} "
-            f"--num-shards {{width}} --shard-id $i & done; wait")
+    command = suggest.unpinned(phase.launch)
+    return suggest.sharded_loop(command or suggest.PLACEHOLDER)
 
 
 class Rule:
@@ -129,15 +173,29 @@ class UnshardedWide(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or ctx.launch.parallel:
+        if phase.width <= 1 or ctx.launch.parallel or ctx.launch.unreadable:
             return []
         axis = phase.shardable_axis
         how = f"shard {axis.name!r} ({axis.size} shards)" if axis else "shard the work"
-        suggestion = (f"{how} across the GPUs with a work-conserving launch, e.g. "
-                      f"`{sharded_launch(phase)}`: "
-                      f"{wall_clock(phase.gpu_hours, 1, phase.width)}; "
-                      f"or, if nothing shards, downsize to width 1 and free "
-                      f"{gpus(phase.width - 1)}")
+        # An axis with fewer shards than the width fills only a narrower phase.
+        target = phase.width
+        if axis is not None and axis.size < phase.width:
+            target = allowed_width_at_most(axis.size, ctx) or phase.width
+        launch = first_approving(ctx, target, sharded_candidates(ctx, target))
+        resize = f"set width: {target} and " if target != phase.width else ""
+        if launch is not None:
+            options = [f"{how}: {resize}run it across the GPUs with a work-conserving launch, "
+                       f"e.g. `{launch}`: {wall_clock(phase.gpu_hours, 1, target)}"]
+        else:
+            options = [f"{how} across the GPUs with a work-conserving launch, one worker per "
+                       f"GPU pinned with CUDA_VISIBLE_DEVICES"]
+        # Width 1 only where the intent allows it; with an axis declared, the
+        # axis goes too, or needlessly-narrow would REVISE the narrow phase.
+        if min_width(ctx) == 1:
+            drop = "remove shardable_axis and " if axis is not None else ""
+            options.append(f"if nothing shards, {drop}downsize to width 1 and free "
+                           f"{gpus(phase.width - 1)}")
+        suggestion = "; or ".join(options)
         return [self.finding(ctx, "launch",
                              f"width {phase.width} but {ctx.launch.how}: "
                              f"{phase.width - 1} of {phase.width} GPUs idle", suggestion)]
@@ -172,7 +230,7 @@ class UnderSaturated(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or not ctx.launch.parallel:
+        if phase.width <= 1 or not ctx.launch.parallel or ctx.launch.unreadable:
             return []
         limits = []
         if ctx.launch.gpus is not None and ctx.launch.gpus < phase.width:
@@ -190,9 +248,12 @@ class UnderSaturated(Rule):
         downsize = allowed_width_at_most(busy, ctx)
         options = []
         if axis is None or axis.size >= phase.width:
-            options.append(f"fill the width with a launch over all {phase.width} GPUs "
+            fill = first_approving(ctx, phase.width, sharded_candidates(ctx, phase.width)[:3])
+            example = f", e.g. `{fill}`" if fill else ""
+            options.append(f"fill the width with a launch over all {phase.width} GPUs{example} "
                            f"({wall_clock(phase.gpu_hours, busy, phase.width)})")
-        if downsize is not None and downsize < phase.width:
+        if downsize is not None and downsize < phase.width and \
+                (not ctx.verify or approves(ctx, downsize)):
             options.append(f"downsize to width {downsize} and release "
                            f"{gpus(phase.width - downsize)} "
                            f"({hours(phase.gpu_hours / busy)} → "
@@ -223,16 +284,18 @@ class NeedlesslyNarrow(Rule):
         phase = ctx.phase
         axis = phase.shardable_axis
         if phase.width != 1 or axis is None or axis.size < MIN_SHARDS_TO_WIDEN or \
-                phase.gpu_hours < ctx.widen_threshold:
+                phase.gpu_hours < ctx.widen_threshold or ctx.launch.unreadable:
             return []
         target = allowed_width_at_most(min(axis.size, max(ALLOWED_WIDTHS)), ctx)
         if target is None or target <= 1:
             return []
+        launch = first_approving(ctx, target, sharded_candidates(ctx, target))
+        example = f", e.g. `{launch}`" if launch else " (one worker per GPU)"
         return [self.finding(
             ctx, "width",
             f"width 1 but {axis.name!r} shards {axis.size} ways and the phase is "
             f"{phase.gpu_hours:g} GPU-hours: it runs serially on one GPU",
-            f"set width: {target} with a sharded launch, e.g. `{sharded_launch(phase)}`: "
+            f"set width: {target} with a sharded launch{example}: "
             f"{wall_clock(phase.gpu_hours, 1, target)}")]
 
 
@@ -255,9 +318,15 @@ class UnwaitedBackground(Rule):
     ]
 
     def check(self, ctx: Context) -> list[Finding]:
-        return [self.finding(ctx, "launch", warning,
-                             "end the launch with `wait` so the job lives as long as its work")
-                for warning in ctx.launch.warnings if "never waited" in warning]
+        warnings = [w for w in ctx.launch.warnings if "never waited" in w]
+        if not warnings:
+            return []
+        fixed = first_approving(ctx, ctx.phase.width, [suggest.with_wait(ctx.phase.launch)],
+                                clears=self.name)
+        suggestion = (f"end the launch with wait so the job lives as long as its work, e.g. "
+                      f"`{fixed}`" if fixed else
+                      "end the launch with wait so the job lives as long as its work")
+        return [self.finding(ctx, "launch", warning, suggestion) for warning in warnings]
 
 
 class Oversubscribed(Rule):
@@ -276,9 +345,20 @@ class Oversubscribed(Rule):
         if not ctx.launch.parallel or gpus is None or gpus <= ctx.phase.width:
             return []
         return [self.finding(ctx, "launch",
-                             f"the launch uses {gpus} GPUs but width is {ctx.phase.width}",
-                             f"set width to {allowed_width_at_most(gpus, ctx)} or write "
-                             "{width} in the launch so it follows the realized width")]
+                             f"the launch uses {count_text(gpus)} GPUs but width is "
+                             f"{ctx.phase.width}", self._suggestion(ctx, gpus))]
+
+    def _suggestion(self, ctx: Context, gpus: int) -> str:
+        options = []
+        wider = allowed_width_at_most(gpus, ctx)
+        if wider is not None and wider > ctx.phase.width and \
+                (not ctx.verify or approves(ctx, wider)):
+            options.append(f"set width: {wider}")
+        fixed = first_approving(ctx, ctx.phase.width,
+                                [suggest.with_width_count(ctx.phase.launch)], clears=self.name)
+        options.append("write {width} in the launch so it follows the realized width" +
+                       (f", e.g. `{fixed}`" if fixed else ""))
+        return "; or ".join(options)
 
 
 _WIDTH_FLAG = re.compile(
@@ -308,28 +388,68 @@ class HardcodedWidth(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width < 2 or "{width}" in phase.launch:
+        if phase.width < 2 or "{width}" in phase.launch or ctx.launch.unreadable:
             return []
         literal = None
         for m in _WIDTH_FLAG.finditer(phase.launch):
-            if int(m.group(1)) == phase.width:
+            # small_int, not int(): a 5000-digit literal makes int() raise.
+            if small_int(m.group(1)) == phase.width:
                 literal = m.group(0).strip()
                 break
         if literal is None:
             for m in _LAST_INDEX.finditer(phase.launch):
                 value = next(g for g in m.groups() if g is not None)
-                if int(value) == phase.width - 1:
+                if small_int(value) == phase.width - 1:
                     literal = m.group(0)
                     break
         if literal is None:
             return []
+        fixed = first_approving(ctx, phase.width,
+                                [suggest.with_width_literals(phase.launch, phase.width)],
+                                clears=self.name)
+        example = (f", e.g. `{fixed}`" if fixed else
+                   " (--num-shards {width}, --nproc_per_node={width}, seq 0 $(({width}-1)))")
         return [self.finding(
             ctx, "launch", f"the launch hard-codes width {phase.width} ({literal!r}): if the "
                            "router degrades the width, the work will not re-shard",
-            "write {width} where the launch names its width (`--num-shards {width}`, "
-            "`--nproc_per_node={width}`, `seq 0 $(({width}-1))`); the router replaces it with "
-            "the realized width")]
+            f"write {{width}} where the launch names its width{example}; the router replaces "
+            "it with the realized width")]
+
+
+class UnreadableLaunch(Rule):
+    name = "unreadable-launch"
+    summary = ("the critic cannot read the launch (a malformed count, or a command past its "
+               "reading bounds), so it cannot say whether the GPUs are used")
+    VALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node=auto train.py"},
+        {"width": 8, "gpu_hours": 8, "launch": "for i in {0..999999999}; do "
+                                               "CUDA_VISIBLE_DEVICES=$((i % 8)) x & done; wait"},
+    ]
+    INVALID: ClassVar = [
+        {"width": 8, "gpu_hours": 8, "launch": "torchrun --nproc_per_node 0x10 train.py"},
+        {"width": 4, "gpu_hours": 8, "launch": "parallel -j 1e26 python x.py ::: a b"},
+        {"width": 1, "gpu_hours": 1, "launch": "xargs -P -3 python x.py"},
+        {"width": 2, "gpu_hours": 2, "launch": "( " * 80 + "python x.py" + " )" * 80},
+        {"width": 2, "gpu_hours": 2, "launch": "for a in {1..9999}; do for b in {1..9999}; do "
+                                               "python x.py & done; done; wait"},
+    ]
+
+    def check(self, ctx: Context) -> list[Finding]:
+        construct = ctx.launch.unreadable
+        if construct is None:
+            return []
+        fixed = first_approving(ctx, ctx.phase.width,
+                                [suggest.with_width_count(ctx.phase.launch),
+                                 *sharded_candidates(ctx, ctx.phase.width)[3:]])
+        example = f", e.g. `{fixed}`" if fixed else ""
+        return [self.finding(
+            ctx, "launch", f"the critic cannot read the launch: {construct}",
+            f"write the command inline with whole-number counts (or {{width}}){example}; the "
+            f"critic reads launches of at most {MAX_LAUNCH_CHARS} characters, nested at most "
+            f"{MAX_DEPTH} deep, whose loops unroll to at most {MAX_WORK} characters of "
+            f"commands (counts past {MAX_COUNT} are not expanded)")]
 
 
 RULES: tuple[Rule, ...] = (UnshardedWide(), UnderSaturated(), NeedlesslyNarrow(),
-                           UnwaitedBackground(), Oversubscribed(), HardcodedWidth())
+                           UnreadableLaunch(), UnwaitedBackground(), Oversubscribed(),
+                           HardcodedWidth())

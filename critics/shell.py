@@ -13,11 +13,22 @@ from dataclasses import dataclass, field
 
 OPERATORS = ("&&", "||", ";;", "|&", "&>", ">>", ";", "&", "|", "(", ")", "<", ">", "\n")
 RESERVED_ENDS = {"done", "fi", "then", "elif", "else", "do", "esac", "}"}
+# Bounds that keep any launch string cheap to read. A real launch is a line or
+# a short script: a few hundred characters, a few dozen words, loops two or
+# three deep. These are orders of magnitude above that and still read in
+# milliseconds.
+MAX_LAUNCH_CHARS = 65_536
 MAX_TOKENS = 20_000
+MAX_DEPTH = 64  # nested compound commands: (, {, for, while, if
 
 
 class ShellSyntaxError(ValueError):
     pass
+
+
+class LaunchTooComplex(ShellSyntaxError):
+    """The launch is past a reading bound: the critic says it cannot read it,
+    rather than judging a command it did not see whole."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,8 @@ def _dollar(text: str, i: int) -> tuple[str, int]:
 
 
 def tokenize(text: str) -> list[Token]:
+    if len(text) > MAX_LAUNCH_CHARS:
+        raise LaunchTooComplex(f"longer than {MAX_LAUNCH_CHARS} characters")
     tokens: list[Token] = []
     word: list[str] = []
     in_word = False
@@ -78,7 +91,7 @@ def tokenize(text: str) -> list[Token]:
             word.clear()
             in_word = False
         if len(tokens) > MAX_TOKENS:
-            raise ShellSyntaxError("launch command too long")
+            raise LaunchTooComplex(f"more than {MAX_TOKENS} words and operators")
 
     while i < len(text):
         ch = text[i]
@@ -216,6 +229,7 @@ class _Parser:
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
         self.pos = 0
+        self.depth = 0
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -281,6 +295,17 @@ class _Parser:
         return Pipeline(commands)
 
     def command(self) -> Command:
+        # An explicit bound rather than Python's recursion limit: `((((…` a
+        # thousand deep is refused by name, at a depth that is cheap to reach.
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise LaunchTooComplex(f"compound commands nested more than {MAX_DEPTH} deep")
+            return self._command()
+        finally:
+            self.depth -= 1
+
+    def _command(self) -> Command:
         if self.at_word("for"):
             return self.for_loop()
         if self.at_word("while", "until"):
