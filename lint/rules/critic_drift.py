@@ -24,8 +24,8 @@ class CriticDrift(Rule):
     summary = "the critic's guidance contradicts the critic's rules"
     reads = "critic"
     _ALL = ("## REVISE when\n\n- **unsharded-wide**, **under-saturated**, **needlessly-narrow** "
-            "(at least 1 GPU-hour).\n\n## Warn\n\n- **unwaited-background**, "
-            "**oversubscribed**.\n")
+            "(at least 1 GPU-hour), **unreadable-launch**.\n\n## Warn\n\n"
+            "- **unwaited-background**, **oversubscribed**.\n")
     VALID: ClassVar[list[Example]] = [
         Example(_ALL),
         Example(_ALL + "\nAn unsharded wide plan is never acceptable.\n"),
