@@ -72,17 +72,18 @@ def render_github(findings: list[Finding]) -> str:
 
 
 def docs_base() -> str | None:
-    """Where the rule pages (docs/rules/NAME.md) are: the package's
-    `Documentation` project URL once it is published with one, else the docs
-    folder of the checkout the package runs from (pre-commit and editable
-    installs), as a file URI; None when neither exists."""
+    """Where the rule pages (docs/rules/NAME.md) of this version are: the
+    package's Repository URL at its version tag (`.../blob/vX.Y.Z/docs`), so a
+    link shows the docs of the version that made the finding; without package
+    metadata (a bare checkout on PYTHONPATH), the checkout's docs as a file URI."""
     from importlib import metadata
 
     try:
-        for entry in metadata.metadata("width-aware-workflow").get_all("Project-URL") or []:
+        meta = metadata.metadata("width-aware-workflow")
+        for entry in meta.get_all("Project-URL") or []:
             label, _, url = entry.partition(",")
-            if label.strip().lower() == "documentation" and url.strip():
-                return url.strip().rstrip("/")
+            if label.strip().lower() == "repository" and url.strip():
+                return f"{url.strip().rstrip('/')}/blob/v{meta['Version']}/docs"
     except metadata.PackageNotFoundError:
         pass
     from pathlib import Path

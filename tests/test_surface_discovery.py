@@ -101,16 +101,19 @@ def test_only_configured_plans_are_plans(tmp_path: Path) -> None:
         assert "x.md:" in result.stdout and "plan-block" in result.stdout, (args, result.stdout)
 
 
-def test_sarif_rules_each_have_a_help_uri_that_resolves(tmp_path: Path) -> None:
+def test_sarif_rules_each_have_a_help_uri_to_their_page(tmp_path: Path) -> None:
+    from router import __version__
+
     (tmp_path / "CLAUDE.md").write_text(DRIFT, encoding="utf-8")
     doc = json.loads(lint(tmp_path, "--format", "sarif").stdout)
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
     assert {r["id"] for r in rules} >= {"ladder-drift", "file-error", "unused-suppression"}
     for rule in rules:
         uri = urlparse(rule["helpUri"])
-        assert uri.path.endswith(f"/rules/{rule['id']}.md")
-        if uri.scheme == "file":
-            assert Path(uri.path).is_file()
+        assert uri.scheme == "https"
+        # The page of the installed version, at its tag, and the page exists.
+        assert uri.path.endswith(f"/blob/v{__version__}/docs/rules/{rule['id']}.md")
+        assert (ROOT / "docs" / "rules" / f"{rule['id']}.md").is_file()
 
 
 def test_list_rules_and_rule_pages() -> None:
