@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from critics import suggest
 from critics.launch import MAX_COUNT, MAX_WORK, Launch, analyze, count_text, small_int
+from critics.launchers import Families
 from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
 from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
@@ -47,6 +48,9 @@ class Context:
     # False while judging a candidate fix: its rules skip judging their own
     # candidates, so checking a suggestion never recurses.
     verify: bool = True
+    # The launcher families the launch was read with (None: the packaged ones);
+    # candidate fixes are judged with the same.
+    launchers: Families | None = None
 
 
 def gpus(count: int) -> str:
@@ -84,8 +88,8 @@ def approves(ctx: Context, width: int, launch: str | None = None, drop_axis: boo
         return False
     phase = replace(ctx.phase, width=width, launch=ctx.phase.launch if launch is None else launch,
                     shardable_axis=None if drop_axis else ctx.phase.shardable_axis)
-    sub = Context(phase, analyze(phase.launch, width), ctx.config, ctx.widen_threshold,
-                  verify=False)
+    sub = Context(phase, analyze(phase.launch, width, ctx.launchers), ctx.config,
+                  ctx.widen_threshold, verify=False, launchers=ctx.launchers)
     findings = [f for rule in RULES for f in rule.check(sub)]
     return not any(f.severity == "error" or f.rule == clears for f in findings)
 
@@ -193,8 +197,14 @@ class UnshardedWide(Rule):
         # axis goes too, or needlessly-narrow would REVISE the narrow phase.
         if min_width(ctx) == 1:
             drop = "remove shardable_axis and " if axis is not None else ""
-            options.append(f"if nothing shards, {drop}downsize to width 1 and free "
-                           f"{gpus(phase.width - 1)}")
+            narrow = f"if nothing shards, {drop}downsize to width 1 and free " \
+                     f"{gpus(phase.width - 1)}"
+            if not ctx.verify or approves(ctx, 1, drop_axis=axis is not None):
+                options.append(narrow)
+            else:  # pinned to GPUs a one-GPU machine lacks: unpin it too
+                unpinned = suggest.without_pins(phase.launch)
+                if unpinned is not None and approves(ctx, 1, unpinned, axis is not None):
+                    options.append(f"{narrow} with `{unpinned}`")
         suggestion = "; or ".join(options)
         return [self.finding(ctx, "launch",
                              f"width {phase.width} but {ctx.launch.how}: "
@@ -230,7 +240,12 @@ class UnderSaturated(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or not ctx.launch.parallel or ctx.launch.unreadable:
+        if ctx.launch.unreadable:
+            return []
+        busy = phase.width if ctx.launch.gpus is None else ctx.launch.gpus
+        if ctx.launch.missing and busy < phase.width:
+            return [self._missing(ctx, busy)]
+        if phase.width <= 1 or not ctx.launch.parallel:
             return []
         limits = []
         if ctx.launch.gpus is not None and ctx.launch.gpus < phase.width:
@@ -260,6 +275,24 @@ class UnderSaturated(Rule):
                            f"{hours(phase.gpu_hours / min(busy, downsize))} at width {downsize})")
         suggestion = "; or ".join(options) or f"shard the work over all {phase.width} GPUs"
         return [self.finding(ctx, key, f"{message}: {gpus(idle)} idle", suggestion)]
+
+    def _missing(self, ctx: Context, busy: int) -> Finding:
+        """Device ids at or above the width: the machine has no such GPU, so a
+        process pinned there fails or runs elsewhere, and those GPUs are not
+        counted busy."""
+        phase, launch = ctx.phase, ctx.launch
+        ids = ", ".join(launch.missing[:8]) + (", ..." if len(launch.missing) > 8 else "")
+        have = "GPU 0" if phase.width == 1 else f"GPUs 0-{phase.width - 1}"
+        noun = "GPU" if len(launch.missing) == 1 else "GPUs"
+        fixed = first_approving(ctx, phase.width,
+                                [suggest.without_pins(phase.launch),
+                                 *sharded_candidates(ctx, phase.width)])
+        example = f", e.g. `{fixed}`" if fixed else ""
+        return self.finding(
+            ctx, "launch",
+            f"the launch pins {noun} {ids}, which a width-{phase.width} machine does not have "
+            f"(it has {have}): it keeps {busy} of {phase.width} GPUs busy",
+            f"pin only {have} (device ids count from 0 on the phase's machine){example}")
 
 
 class NeedlesslyNarrow(Rule):
@@ -342,6 +375,8 @@ class Oversubscribed(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         gpus = ctx.launch.gpus
+        if gpus is not None and gpus <= MAX_COUNT:
+            gpus += len(ctx.launch.missing)  # pins past the width ask for more GPUs too
         if not ctx.launch.parallel or gpus is None or gpus <= ctx.phase.width:
             return []
         return [self.finding(ctx, "launch",

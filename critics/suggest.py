@@ -86,6 +86,22 @@ def with_data_parallel(text: str, width: int) -> str | None:
     return f"{text.rstrip()} {flag} {dp}"
 
 
+_DEVICE_CAPS = re.compile(
+    r"(?<!\S)(?:export\s+)?CUDA_VISIBLE_DEVICES=\S*(?:\s*;)?\s*"
+    r"|\s+--(?:include|exclude)(?:=\S+|\s+\S+)")
+
+
+def without_pins(text: str) -> str | None:
+    """The launch with its device pins (CUDA_VISIBLE_DEVICES, deepspeed's
+    --include/--exclude) taken out, so a launcher takes the machine's GPUs
+    from 0; None if it has none."""
+    if len(text) > MAX_REWRITE_CHARS:
+        return None
+    out = _DEVICE_CAPS.sub("", text).strip()
+    out = re.sub(r"^env\s+(?![-\w]*=|-)", "", out)
+    return out if out and out != text.strip() else None
+
+
 def unpinned(text: str) -> str | None:
     """A single plain command with its own GPU pin and shard flags taken out,
     ready to be run once per GPU; None if it is not one plain command (loops,
