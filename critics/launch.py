@@ -261,10 +261,6 @@ def _flag(words: list[str], *names: str) -> str | None:
     return found
 
 
-def _has(words: list[str], *names: str) -> bool:
-    return any(w == n or w.startswith(n + "=") for w in words for n in names)
-
-
 def _count(value: str | None, env: dict[str, str], default: int | None, flag: str = "",
            relative: re.Pattern[str] | None = None) -> int | None:
     """A launcher's count: an int (OVER past MAX_COUNT), or None when the
