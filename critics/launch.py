@@ -83,7 +83,9 @@ def small_int(text: str) -> int | None:
     if not (text.isascii() and text.isdigit()):
         return None
     digits = text.lstrip("0")
-    return min(int(digits), OVER) if len(digits) <= 5 else OVER if digits else 0
+    if not digits:
+        return 0
+    return min(int(digits), OVER) if len(digits) <= 5 else OVER
 
 
 def _bounded_int(text: str) -> int | None:
@@ -313,7 +315,10 @@ def recognise(words: list[str], env: dict[str, str],
     def read(value: str | None, default: int | None, flag: str) -> int | None:
         return _count(value, env, default, flag)
 
-    return fams.recognise(prog, env, read)
+    def text(value: str) -> str | None:
+        return expand(value, env)
+
+    return fams.recognise(prog, env, read, text)
 
 
 def launcher(words: list[str], env: dict[str, str],
@@ -355,6 +360,7 @@ class _State:
     width: int | None = None
     pinned: set[str] = field(default_factory=set)  # device ids the launch names literally
     capped: list[tuple[str, int]] = field(default_factory=list)  # launchers pins narrow
+    opaque: list[str] = field(default_factory=list)  # scripts the critic cannot see into
 
     def charge(self, cost: int) -> None:
         self.work += cost
@@ -512,6 +518,9 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         state.model_split = True
     found = recognise(words, local, state.families)
     cvd = local.get("CUDA_VISIBLE_DEVICES")
+    if found and found.opaque is not None:
+        state.opaque.append(found.opaque)
+        return
     if found:
         count, name = found.count, found.name
         pinned = _launcher_devices(found, cvd, state)
@@ -519,7 +528,7 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
             # Device arithmetic: the GPUs busy are the pins ∩ the launcher's count.
             devices = pinned
             count = len(pinned - set(_missing(pinned, state.width)))
-            if found.count is None or found.count >= 2:
+            if found.count is not None and found.count >= 2:
                 # Parallel processes, but over only the GPUs the pins leave it.
                 by = "its device flags" if found.devices is not None else \
                     "CUDA_VISIBLE_DEVICES"
@@ -664,6 +673,15 @@ def _missing(devices: set[str], width: int | None) -> list[str]:
 def _verdict(state: _State) -> Launch:
     launch = _judge(state)
     launch.missing = tuple(_missing(state.pinned, state.width))
+    # A script the critic cannot see into may be what fills the GPUs: unless
+    # what it can read already fills the width (or the width is 1, where
+    # nothing can idle), it says it cannot read the launch.
+    full = launch.parallel and (launch.gpus is None or
+                                (state.width is not None and launch.gpus >= state.width))
+    if state.opaque and not full and state.width != 1:
+        script = state.opaque[0]
+        return _unreadable(f"'{script}', a script it cannot see into (write the commands "
+                           "that start the GPU work in the launch itself)")
     return launch
 
 

@@ -153,6 +153,7 @@ class Family:
     pinned_by_env: bool = True
     wraps: str = ""  # "" | "multiply" | "replace"
     split: bool = False
+    opaque: bool = False  # runs a script the critic cannot see into
 
     @property
     def has_head(self) -> bool:
@@ -169,6 +170,7 @@ class Found:
     exclude: list[str] = field(default_factory=list)
     pinned_by_env: bool = True
     split: bool = False
+    opaque: str | None = None  # the script it runs, when the critic cannot see into it
 
 
 # Reads a count's text (after variable expansion) the way critics/launch.py
@@ -186,6 +188,7 @@ class Families:
             for name in fam.commands:
                 heads.setdefault(name if not _is_glob(name) else "*", []).append(fam)
         object.__setattr__(self, "_heads", heads)
+        object.__setattr__(self, "count_literal", _count_literal(self.families))
 
     def split(self, words: list[str]) -> bool:
         """Does the command spread one model over the GPUs (device_map=auto)?"""
@@ -217,7 +220,7 @@ class Families:
         return None
 
     def recognise(self, prog: list[str], env: dict[str, str], read: CountReader,
-                  depth: int = 0) -> Found | None:
+                  expand: Callable[[str], str | None], depth: int = 0) -> Found | None:
         """The launcher family of a command (wrappers such as env and nohup
         already dropped), or None when no family fans it out."""
         fam = self.head(prog)
@@ -230,16 +233,21 @@ class Families:
         if any(env.get(name) != value for name, value in fam.env) or \
                 any(index.has(flag) for flag in fam.unless):
             return None
+        if fam.opaque:
+            return Found(fam.name, 1, opaque=" ".join(prog[:2])[:80])
         inner = None
         if fam.wraps and depth < MAX_WRAP_DEPTH:
             start = _inner_start(self, prog)
             if start is not None:
-                inner = self.recognise(prog[start:], env, read, depth + 1)
+                inner = self.recognise(prog[start:], env, read, expand, depth + 1)
                 index = Words(prog[:start])
-        found = self._count(fam, index, env, read)
+        found = self._count(fam, index, env, read, expand)
         if inner is not None:
             # multiply: the inner launch runs once per task (srun --ntasks-per-node=1
             # torchrun --nproc_per_node=8 is 8); replace: the inner launch decides.
+            if inner.opaque is not None and fam.wraps == "multiply" and \
+                    found.count is not None and found.count >= 2:
+                return found  # tasks that each run a script: parallel all the same
             if fam.wraps == "multiply" and inner.count is not None:
                 tasks = found.count if found.count is not None else 1
                 inner.count = min(tasks * inner.count, OVER)
@@ -247,19 +255,23 @@ class Families:
         return found
 
     def _count(self, fam: Family, index: Words, env: dict[str, str],
-               read: CountReader) -> Found:
+               read: CountReader, expand: Callable[[str], str | None]) -> Found:
+        def text(flag: str) -> str | None:
+            value = index.values.get(flag)
+            return None if value is None else expand(value)
+
         devices = None
         for flag in fam.devices:
-            value = index.values.get(flag)
+            value = text(flag)
             if value is not None and value.lower() != ALL:
                 devices = _ids(value)
         for flag in fam.include:
-            value = index.values.get(flag)
+            value = text(flag)
             if value is not None:
                 devices = _host_ids(value)
         exclude: list[str] = []
         for flag in fam.exclude:
-            value = index.values.get(flag)
+            value = text(flag)
             if value is not None:
                 exclude = _host_ids(value) or []
 
@@ -293,6 +305,34 @@ class Families:
         if not seen:
             count = len(devices) if devices is not None else fam.default
         return Found(fam.name, count, devices, exclude, fam.pinned_by_env)
+
+
+def _count_literal(families: tuple[Family, ...]) -> re.Pattern[str]:
+    """Where a launch writes a count as a number: any family's count flag
+    (three characters or more: `-n 8` is too common a flag to read as a
+    width), `key=N` arguments and keys (`trainer.n_gpus_per_node=8`,
+    `dp_size=8`), with its number as group 1. For hardcoded-width."""
+    flags: set[str] = set()
+    keys: set[str] = set()
+    for fam in families:
+        factors = list(fam.count.factors) + list(fam.per_node) + \
+            [f for _, part in fam.count.parts for f in part]
+        for source in (s for factor in factors for s in factor):
+            if source.kind == "flag" and len(source.name) >= 3:
+                flags.add(source.name)
+            elif source.kind == "arg":
+                keys.add(source.name)
+            elif source.kind == "inner":
+                keys.add(source.key)
+    alternatives = []
+    if flags:
+        names = "|".join(re.escape(f) for f in sorted(flags, key=len, reverse=True))
+        alternatives.append(rf"(?<![\w-])(?:{names})(?:=|\s+)(\d+)\b")
+    if keys:
+        names = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+        alternatives.append(rf"(?<![\w.])(?:{names})=(\d+)\b")
+    joined = "|".join(f"(?:{a})" for a in alternatives) or r"(?!x)x"
+    return re.compile(joined)
 
 
 def _sum_parts(fam: Family, index: Words, product) -> tuple[bool, int | None]:
@@ -458,9 +498,10 @@ def _family(raw: object, at: tuple, path: object, lines) -> Family:
     if "subcommands" in kw and not (kw.get("commands") or kw.get("modules")):
         raise _fail(path, ln("match"), f"{where}: subcommands need commands or modules")
     work = raw.get("work", "parallel")
-    if work not in ("parallel", "split"):
-        raise _fail(path, ln("work"), f"{where}: work must be parallel or split")
+    if work not in ("parallel", "split", "opaque"):
+        raise _fail(path, ln("work"), f"{where}: work must be parallel, split or opaque")
     kw["split"] = work == "split"
+    kw["opaque"] = work == "opaque"
     if "count" in raw:
         kw["count"] = _count(raw["count"], where, path, ln("count"))
     if "per_node" in raw:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from critics import suggest
+from critics import launchers, suggest
 from critics.launch import MAX_COUNT, MAX_WORK, Launch, analyze, count_text, small_int
 from critics.launchers import Families
 from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
@@ -114,8 +114,12 @@ def sharded_candidates(ctx: Context, width: int) -> list[str | None]:
     launch = ctx.phase.launch
     group = min_width(ctx)
     command = suggest.unpinned(launch)
+    free = suggest.without_pins(launch)  # a launcher its device pins narrow
     return [launch if "{width}" in launch else None, suggest.with_width_count(launch),
             suggest.with_data_parallel(launch, width),
+            *suggest.count_rewrites(launch, ctx.launchers),
+            free, suggest.with_width_count(free) if free else None,
+            *(suggest.count_rewrites(free, ctx.launchers) if free else []),
             suggest.sharded_loop(command, group) if command else None,
             suggest.sharded_loop(suggest.PLACEHOLDER, group)]
 
@@ -177,7 +181,8 @@ class UnshardedWide(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or ctx.launch.parallel or ctx.launch.unreadable:
+        if phase.width <= 1 or ctx.launch.parallel or ctx.launch.unreadable or \
+                ctx.launch.missing:  # pins past the width: under-saturated says so
             return []
         axis = phase.shardable_axis
         how = f"shard {axis.name!r} ({axis.size} shards)" if axis else "shard the work"
@@ -263,7 +268,7 @@ class UnderSaturated(Rule):
         downsize = allowed_width_at_most(busy, ctx)
         options = []
         if axis is None or axis.size >= phase.width:
-            fill = first_approving(ctx, phase.width, sharded_candidates(ctx, phase.width)[:3])
+            fill = first_approving(ctx, phase.width, sharded_candidates(ctx, phase.width)[:-2])
             example = f", e.g. `{fill}`" if fill else ""
             options.append(f"fill the width with a launch over all {phase.width} GPUs{example} "
                            f"({wall_clock(phase.gpu_hours, busy, phase.width)})")
@@ -403,6 +408,35 @@ _WIDTH_FLAG = re.compile(
 _LAST_INDEX = re.compile(r"\bseq\s+0\s+(\d+)\b|\{0\.\.(\d+)\}|i\s*<\s*(\d+)\b")
 
 
+def _without_comments(text: str) -> str:
+    """The launch with its shell comments (an unquoted `#` that starts a word,
+    to the end of its line) taken out: a commented-out launch runs nothing."""
+    out: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                out.append(text[i:i + 2])
+                i += 2
+                continue
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n;&|("):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 class HardcodedWidth(Rule):
     name = "hardcoded-width"
     severity = "warning"
@@ -423,16 +457,22 @@ class HardcodedWidth(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width < 2 or "{width}" in phase.launch or ctx.launch.unreadable:
+        if phase.width < 2 or ctx.launch.unreadable:
             return []
         literal = None
-        for m in _WIDTH_FLAG.finditer(phase.launch):
-            # small_int, not int(): a 5000-digit literal makes int() raise.
-            if small_int(m.group(1)) == phase.width:
-                literal = m.group(0).strip()
+        code = _without_comments(phase.launch)
+        families = ctx.launchers if ctx.launchers is not None else launchers.packaged()
+        for pattern in (_WIDTH_FLAG, families.count_literal):  # type: ignore[attr-defined]
+            for m in pattern.finditer(code):
+                # small_int, not int(): a 5000-digit literal makes int() raise.
+                number = next((g for g in m.groups() if g is not None), "")
+                if small_int(number) == phase.width:
+                    literal = m.group(0).strip()
+                    break
+            if literal is not None:
                 break
         if literal is None:
-            for m in _LAST_INDEX.finditer(phase.launch):
+            for m in _LAST_INDEX.finditer(code):
                 value = next(g for g in m.groups() if g is not None)
                 if small_int(value) == phase.width - 1:
                     literal = m.group(0)
@@ -440,7 +480,9 @@ class HardcodedWidth(Rule):
         if literal is None:
             return []
         fixed = first_approving(ctx, phase.width,
-                                [suggest.with_width_literals(phase.launch, phase.width)],
+                                [suggest.with_width_literals(phase.launch, phase.width),
+                                 suggest.with_width_literals_of(phase.launch, phase.width,
+                                                                ctx.launchers)],
                                 clears=self.name)
         example = (f", e.g. `{fixed}`" if fixed else
                    " (--num-shards {width}, --nproc_per_node={width}, seq 0 $(({width}-1)))")
@@ -475,7 +517,7 @@ class UnreadableLaunch(Rule):
             return []
         fixed = first_approving(ctx, ctx.phase.width,
                                 [suggest.with_width_count(ctx.phase.launch),
-                                 *sharded_candidates(ctx, ctx.phase.width)[3:]])
+                                 *sharded_candidates(ctx, ctx.phase.width)[-2:]])
         example = f", e.g. `{fixed}`" if fixed else ""
         return [self.finding(
             ctx, "launch", f"the critic cannot read the launch: {construct}",
