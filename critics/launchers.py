@@ -183,11 +183,24 @@ class Families:
     families: tuple[Family, ...]
 
     def __post_init__(self) -> None:
-        heads: dict[str, list[Family]] = {}
-        for fam in self.families:
+        # Indexes built once: exact command names to (order, family), and one
+        # compiled pattern per family for glob names and module names.
+        exact: dict[str, list[tuple[int, Family]]] = {}
+        globs: list[tuple[int, re.Pattern[str], Family]] = []
+        modules: list[tuple[re.Pattern[str], Family]] = []
+        for order, fam in enumerate(self.families):
             for name in fam.commands:
-                heads.setdefault(name if not _is_glob(name) else "*", []).append(fam)
-        object.__setattr__(self, "_heads", heads)
+                if not _is_glob(name):
+                    exact.setdefault(name, []).append((order, fam))
+            wild = [fnmatch.translate(n) for n in fam.commands if _is_glob(n)]
+            if wild:
+                globs.append((order, re.compile("|".join(wild)), fam))
+            if fam.modules:
+                modules.append((re.compile("|".join(fnmatch.translate(m)
+                                                    for m in fam.modules)), fam))
+        object.__setattr__(self, "_exact", exact)
+        object.__setattr__(self, "_globs", globs)
+        object.__setattr__(self, "_modules", modules)
         object.__setattr__(self, "count_literal", _count_literal(self.families))
 
     def split(self, words: list[str]) -> bool:
@@ -206,16 +219,18 @@ class Families:
         if not prog:
             return None
         base = prog[0].rsplit("/", 1)[-1]
-        candidates = self._heads.get(base, []) + self._heads.get("*", [])  # type: ignore[attr-defined]
-        for fam in self.families:  # in file order: a workspace's own come first
-            if fam in candidates and _matches_command(fam, base, prog):
+        candidates = list(self._exact.get(base, ()))  # type: ignore[attr-defined]
+        candidates += [(order, fam) for order, pattern, fam in self._globs  # type: ignore[attr-defined]
+                       if pattern.match(base)]
+        # In file order: a workspace's own families come first.
+        for _, fam in sorted(candidates, key=lambda item: item[0]):
+            if _subcommand_ok(fam, prog[1:3]):
                 return fam
         if _PYTHON.fullmatch(base) and "-m" in prog[1:-1]:
             at = prog.index("-m")
             module = prog[at + 1]
-            for fam in self.families:
-                if any(fnmatch.fnmatchcase(module, m) for m in fam.modules) and \
-                        _subcommand_ok(fam, prog[at + 2:at + 4]):
+            for pattern, fam in self._modules:  # type: ignore[attr-defined]
+                if pattern.match(module) and _subcommand_ok(fam, prog[at + 2:at + 4]):
                     return fam
         return None
 
@@ -361,11 +376,6 @@ def _sum_parts(fam: Family, index: Words, product) -> tuple[bool, int | None]:
 
 def _is_glob(name: str) -> bool:
     return any(ch in name for ch in "*?[")
-
-
-def _matches_command(fam: Family, base: str, prog: list[str]) -> bool:
-    return any(fnmatch.fnmatchcase(base, c) for c in fam.commands) and \
-        _subcommand_ok(fam, prog[1:3])
 
 
 def _subcommand_ok(fam: Family, following: list[str]) -> bool:

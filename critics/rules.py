@@ -98,9 +98,11 @@ def first_approving(ctx: Context, width: int, candidates: Iterable[str | None],
                     clears: str | None = None) -> str | None:
     """The first candidate launch that earns APPROVE at `width`. Multi-line
     candidates are skipped: a suggestion is printed on its finding's one line."""
+    seen: set[str] = set()
     for candidate in candidates:
-        if candidate is None or "\n" in candidate:
+        if candidate is None or "\n" in candidate or candidate in seen:
             continue
+        seen.add(candidate)
         if not ctx.verify or approves(ctx, width, candidate, clears=clears):
             return candidate
     return None
