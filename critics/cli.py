@@ -67,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             reviews.append(review_file(path, config, threshold))
         except PlanError as exc:
-            print(f"efficiency-critic: error: {exc}", file=sys.stderr)
+            for line in exc.lines():  # every problem of the plan, one line each
+                print(f"efficiency-critic: error: {line}", file=sys.stderr)
             bad += 1
     try:
         if args.format == "json":

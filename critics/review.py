@@ -27,8 +27,8 @@ class Review:
 def review_plan(plan: Plan, config: LadderConfig,
                 widen_threshold: float = DEFAULT_WIDEN_THRESHOLD) -> Review:
     errors = check_against_ladder(plan, config)
-    if errors:
-        raise errors[0]
+    if errors:  # every phase the ladder cannot serve, not just the first
+        raise PlanError.combine(errors)
     findings: list[Finding] = []
     for phase in plan.phases:
         ctx = Context(phase, analyze(phase.launch, phase.width), config, widen_threshold)
@@ -39,7 +39,8 @@ def review_plan(plan: Plan, config: LadderConfig,
 
 def review_file(path: str, config: LadderConfig,
                 widen_threshold: float = DEFAULT_WIDEN_THRESHOLD) -> Review:
-    """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent)."""
+    """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent);
+    its `problems` list every schema (or ladder) problem of the block."""
     return review_plan(read_plan(path), config, widen_threshold)
 
 
