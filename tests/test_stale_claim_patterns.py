@@ -25,7 +25,8 @@ UNSAFE = [
     r"^(a+)+$", r"(a|a)*", r"(a*)*", r"(.*a){20}", r"(\w+\s?)+$", r"(?:ab)+", r"(a|aa)+",
     r"\s*\s*x", r".*a.*b", r"\w+\s*\w+", r"[a-z]*auto\s*\s*x", r".*.*=.*", r"(x+x+)+y",
     r"(a)\1", r"(?P<w>a)(?P=w)", r"a(?=b)", r"a(?!b)", r"(?<=a)b", r"(?<!a)b", r"(a)?(?(1)b|c)",
-    r"a{1000}", r"a{200,}", "x" * 400, r"(?:ab|[ab]b)" * 7,
+    r"a{1000}", r"a{200,}", "x" * 400, r"(?:ab|[ab]b)" * 7, "", "a?", r"\b", "(?:x|)",
+    "x" + "a*" * 40,
 ]
 
 
@@ -39,9 +40,18 @@ def test_catastrophic_patterns_are_refused(pattern: str) -> None:
     assert pattern_problem(pattern) is not None
 
 
+@pytest.mark.parametrize("pattern", ["a*" * 150, "x" + "".join(
+    f"(?:{c}\\s+)?" for c in "abcdefghijklmnopqrstuvwxy"), "x" + "(?:[ab][0-9]+)?" * 19])
+def test_the_check_itself_is_quick(pattern: str) -> None:
+    pattern_problem.cache_clear()
+    started = time.perf_counter()
+    pattern_problem(pattern)
+    assert time.perf_counter() - started < 1.0
+
+
 @pytest.mark.parametrize("pattern", [
     r"explicit\s+only", r"\bopt\s+in\b", r"rungs?\s+are\s+manual", r"x.*y", r"\s+x",
-    r"8\s*x\s+rungs?", r"the\s+\w+\s+\w+\s+rung", r"(?:auto|manual)\s+ladder", r"a*b*c*",
+    r"8\s*x\s+rungs?", r"the\s+\w+\s+\w+\s+rung", r"(?:auto|manual)\s+ladder", r"a+b*c+",
     r"[a-z]+[0-9]+", r"^never\s+wide$", r"(?:intent\s+)?only", r"(?i:SPOT)\s+first"])
 def test_ordinary_patterns_are_accepted(pattern: str) -> None:
     assert pattern_problem(pattern) is None

@@ -53,6 +53,7 @@ class StaleClaim:
 
 MAX_PATTERN_CHARS = 300
 MAX_REPEAT_COUNT = 100
+MAX_REPEATS = 30  # repeats per pattern: keeps the check itself quick (it is cubic in them)
 MAX_TIME_EXPONENT = 2
 MAX_BRANCHING = 64
 WINDOW = 2000  # a claim longer than WINDOW // 2 characters may be missed
@@ -142,6 +143,8 @@ class _Glushkov:
         if len(atoms) != 1 or str(atoms[0][0]) not in _ONE_CHAR:
             raise PatternError("a repeated group (nested quantifier); repeat single "
                                "characters only, or make the group optional with ?")
+        if sum(self.loops) >= MAX_REPEATS:
+            raise PatternError(f"more than {MAX_REPEATS} repeats")
         p = self.position(atoms[0], True)
         self.follow[p].add(p)
         return {p}, {p}, low == 0
@@ -243,11 +246,15 @@ def _complexity(g: _Glushkov, first: set[int]) -> tuple[int, int]:
                                    lambda n, s=shared: bool(g.chars[n] & s)):
                 best = max(best, exponent[p] + 1)
         exponent[q] = best
+        if best > MAX_TIME_EXPONENT:
+            break  # already refused; the rest would only cost time
     branching = 1
     for succ in [first, *g.follow]:
         nodes = sorted(succ)
         overlapping = {a for a in nodes for b in nodes if a != b and g.chars[a] & g.chars[b]}
         branching *= max(1, len(overlapping))
+        if branching > MAX_BRANCHING:
+            break
     return max(exponent.values(), default=1 if g.chars else 0), branching
 
 
@@ -266,17 +273,19 @@ def pattern_problem(pattern: str) -> str | None:
     _pattern_chars(parsed, extra)
     g = _Glushkov("".join(dict.fromkeys(_PROBES + "".join(sorted(extra)))))
     try:
-        first, _, _ = g.build(parsed)
+        first, _, nullable = g.build(parsed)
     except PatternError as exc:
         return str(exc)
+    if nullable:  # it would match every sentence
+        return "it matches empty text"
     exponent, branching = _complexity(g, first)
     if exponent > MAX_TIME_EXPONENT:
         return (f"catastrophic backtracking: its repeats can share out the same text, so a "
                 f"search takes time of order n^{exponent} (at most n^{MAX_TIME_EXPONENT}); "
                 "put a character between them that they cannot both match")
     if branching > MAX_BRANCHING:
-        return (f"its overlapping alternatives branch {branching} ways (at most "
-                f"{MAX_BRANCHING})")
+        return (f"its overlapping alternatives branch more than {MAX_BRANCHING} ways; "
+                "start alternatives with different characters")
     return None
 
 
