@@ -141,7 +141,8 @@ def test_accepted_patterns_search_adversarial_text_quickly(pattern: str, unit: s
     started = time.perf_counter()
     search(compiled, text)
     search(compiled, text[: WINDOW // 2])
-    assert time.perf_counter() - started < 2.0, pattern
+    # ~0.3 s is typical for the slowest (n^2 per window) shapes; the margin absorbs load.
+    assert time.perf_counter() - started < 5.0, pattern
     short = text[:200]
     assert (search(compiled, short) is None) == (compiled.search(short) is None)
 
