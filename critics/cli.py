@@ -118,7 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"efficiency-critic: error: {exc}", file=sys.stderr)
             return 2
         except PlanError as exc:
-            print(f"efficiency-critic: error: {exc}", file=sys.stderr)
+            for line in exc.lines():  # every problem of the plan, one line each
+                print(f"efficiency-critic: error: {line}", file=sys.stderr)
             bad += 1
     try:
         if args.format == "json":

@@ -30,8 +30,8 @@ def review_plan(plan: Plan, config: LadderConfig,
                 launchers: Families | None = None) -> Review:
     """`launchers`: the launcher families (default: the packaged ones)."""
     errors = check_against_ladder(plan, config)
-    if errors:
-        raise errors[0]
+    if errors:  # every phase the ladder cannot serve, not just the first
+        raise PlanError.combine(errors)
     findings: list[Finding] = []
     for phase in plan.phases:
         ctx = Context(phase, analyze(phase.launch, phase.width, launchers), config,
@@ -44,7 +44,8 @@ def review_plan(plan: Plan, config: LadderConfig,
 def review_file(path: str, config: LadderConfig,
                 widen_threshold: float = DEFAULT_WIDEN_THRESHOLD,
                 launchers: Families | None = None) -> Review:
-    """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent)."""
+    """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent);
+    its `problems` list every schema (or ladder) problem of the block."""
     return review_plan(read_plan(path), config, widen_threshold, launchers)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from router.config import LadderConfig, brief, name_problem, shown_path
 from router.planner import Request
-from router.section9 import Phase, check_against_ladder, read_plan
+from router.section9 import Phase, PlanError, check_against_ladder, read_plan
 
 
 class PlanSourceError(ValueError):
@@ -42,8 +42,8 @@ def resolve(args: argparse.Namespace, config: LadderConfig,
         return Source(Request(args.intent, args.gpu_count, args.hours), None, None, None)
     plan = read_plan(args.plan)
     errors = check_against_ladder(plan, config)
-    if errors:
-        raise errors[0]
+    if errors:  # every phase the ladder cannot serve, not just the first
+        raise PlanError.combine(errors)
     phase = plan.phase(args.phase)
     hours = phase.gpu_hours / phase.width
     where = f"{shown_path(args.plan)}:{phase.line}"

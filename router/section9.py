@@ -4,13 +4,16 @@ The lint, the critic and the router all call `parse_plan` (schema) and
 `check_against_ladder` (intents and widths against the ladder config), so a
 plan means the same thing to each of them.
 
-A plan's §9 section is the one whose heading text starts with `§9` or `9.`;
-it runs to the next heading of the same or a higher level. Its first fenced
-block with info string `yaml` holds the phases.
+A plan's §9 section is the one whose heading text starts with `§9` or reads
+`9. Compute` / `9 Compute`; it runs to the next heading of the same or a
+higher level. Its first fenced block with info string `yaml` or `yml` holds
+the phases. A schema check reports every problem of the block at once.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,15 +38,45 @@ PHASE_KEYS = {"name", "intent", "width", "gpu_hours", "shardable_axis", "launch"
 REQUIRED_PHASE_KEYS = {"name", "intent", "width", "gpu_hours", "launch"}
 
 
-class PlanError(ValueError):
-    """A plan whose §9 block is missing, malformed or off-schema."""
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a plan, at a 1-based line (None: the whole file)."""
 
-    def __init__(self, path: str, line: int | None, message: str) -> None:
+    line: int | None
+    message: str
+
+
+class PlanError(ValueError):
+    """A plan whose §9 block is missing, malformed or off-schema.
+
+    `problems` holds every problem found: a schema check reports them all at
+    once, so a writer fixes a block in one pass. `line` and `message` are the
+    first problem's, for callers that show one; `lines()` gives each problem as
+    its own `file:line: message` line, and `str()` is those lines joined."""
+
+    def __init__(self, path: str, line: int | None, message: str,
+                 more: Sequence[Problem] = ()) -> None:
         self.path = path
         self.line = line
         self.message = message
-        shown = shown_path(path)
-        super().__init__(f"{shown}:{line}: {message}" if line else f"{shown}: {message}")
+        self.problems = (Problem(line, message), *more)
+        super().__init__("\n".join(self.lines()))
+
+    @classmethod
+    def of(cls, path: str, problems: Sequence[Problem]) -> PlanError:
+        """One error carrying `problems` (at least one), in line order."""
+        first, *rest = sorted(problems, key=lambda p: p.line or 0)
+        return cls(path, first.line, first.message, rest)
+
+    @classmethod
+    def combine(cls, errors: Sequence[PlanError]) -> PlanError:
+        """Several errors about one plan (e.g. from `check_against_ladder`) as one."""
+        return cls.of(errors[0].path, [p for err in errors for p in err.problems])
+
+    def lines(self) -> list[str]:
+        shown = shown_path(self.path)
+        return [f"{shown}:{p.line}: {p.message}" if p.line else f"{shown}: {p.message}"
+                for p in self.problems]
 
 
 @dataclass(frozen=True)
@@ -103,9 +136,21 @@ class Block:
     # fence_line + k, so the fence line is also the offset for located YAML
 
 
-def _is_section9_heading(text: str) -> bool:
-    stripped = text.strip()
-    return stripped.startswith("§9") or stripped.startswith("9.")
+# A §9 heading: "§9 ..." (not §90), or "9. Compute ..." / "9 Compute ...". Any
+# other numbered heading ("9. Safety Rules", "9.3 Make Resources ...") is an
+# ordinary section of a long document, not the compute block.
+_SECTION9 = re.compile(r"§9(?!\d)|9(?:\.\s*|\s+)compute(?![a-z])", re.I)
+_EMPHASIS = "*_ \t"  # **§9 Compute** and _9. Compute_ read as the bare heading
+FENCE_INFOS = ("yaml", "yml")
+
+
+def is_section9_heading(text: str) -> bool:
+    return _SECTION9.match(text.strip().lstrip(_EMPHASIS)) is not None
+
+
+def _is_yaml_fence(info: str) -> bool:
+    word = info.strip().split(maxsplit=1)[:1]
+    return bool(word) and word[0].lower() in FENCE_INFOS
 
 
 _PARSER: Any = None
@@ -135,19 +180,27 @@ def find_block(markdown: str, path: str, tokens: list[Any] | None = None) -> Blo
             level = int(token.tag[1:])
             if section_level is not None and level <= section_level:
                 break
-            if section_level is None and _is_section9_heading(tokens[i + 1].content):
+            if section_level is None and is_section9_heading(tokens[i + 1].content):
                 section_level = level
                 section_line = (token.map or [0])[0] + 1
         elif (section_level is not None and token.type == "fence" and token.map
-              and token.info.strip().split(maxsplit=1)[:1] == ["yaml"]):
+              and _is_yaml_fence(token.info)):
             return Block(text=token.content, fence_line=token.map[0] + 1)
     if section_level is None:
-        raise PlanError(path, None, "no §9 section (a heading starting with '§9' or '9.')")
-    raise PlanError(path, section_line, "§9 section has no ```yaml block")
+        raise PlanError(path, None, "no §9 section (a heading starting with '§9', "
+                        "or reading '9. Compute')")
+    raise PlanError(path, section_line, "§9 section has no ```yaml block (nor ```yml)")
 
 
-def _fail(path: str, located: yamlsafe.Located, at: tuple[Any, ...], message: str) -> PlanError:
-    return PlanError(path, located.line_of(at), message)
+class _Problems:
+    """The schema problems of one block, each at the line of the value at fault."""
+
+    def __init__(self, located: yamlsafe.Located) -> None:
+        self.located = located
+        self.items: list[Problem] = []
+
+    def add(self, at: tuple[Any, ...], message: str) -> None:
+        self.items.append(Problem(self.located.line_of(at), message))
 
 
 def _bad_in_launch(char: str) -> bool:
@@ -156,69 +209,110 @@ def _bad_in_launch(char: str) -> bool:
     return char not in "\t\n\r" and unicodedata.category(char) in ("Cc", "Cs")
 
 
-def _phase(path: str, located: yamlsafe.Located, index: int, raw: Any) -> Phase:
+def _is_number(value: Any) -> bool:
+    # bool is an int subclass, but `width: true` is a typo, not a width.
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _in_range(value: Any, low: float, high: float, *, low_open: bool = False) -> bool:
+    """`low <= value <= high` (or `low < value`) for any int or float, never raising.
+    Compared, never converted: float(10**400) raises OverflowError, and nan
+    fails every comparison, so both land on the error path."""
+    if not _is_number(value):
+        return False
+    return (low < value if low_open else low <= value) and value <= high
+
+
+def _check_strings(problems: _Problems, at: tuple[Any, ...], label: str, index: int,
+                   raw: dict[Any, Any]) -> None:
+    for key in ("name", "intent", "launch"):
+        if key not in raw:
+            continue
+        if not isinstance(raw[key], str) or not raw[key].strip():
+            problems.add((*at, key), f"{label}: {key} must be a non-empty string")
+        elif key != "launch" and (problem := name_problem(raw[key], key)):
+            problems.add((*at, key), f"phases[{index}]: {problem}")
+    launch = raw.get("launch")
+    bad = next((c for c in launch if _bad_in_launch(c)), None) \
+        if isinstance(launch, str) else None
+    if bad is not None:  # a NUL cannot be exec'd; newlines and tabs are shell text
+        problems.add((*at, "launch"), f"{label}: launch contains a control character ({bad!r})")
+
+
+def _check_numbers(problems: _Problems, at: tuple[Any, ...], label: str,
+                   raw: dict[Any, Any]) -> None:
+    if "width" in raw and (not _is_number(raw["width"]) or raw["width"] not in ALLOWED_WIDTHS):
+        problems.add((*at, "width"),
+                     f"{label}: width must be one of {', '.join(map(str, ALLOWED_WIDTHS))}, "
+                     f"got {brief(raw['width'])}")
+    if "gpu_hours" in raw and not _in_range(raw["gpu_hours"], 0, MAX_HOURS, low_open=True):
+        problems.add((*at, "gpu_hours"),
+                     f"{label}: gpu_hours must be a number > 0 (at most {MAX_HOURS:g}), "
+                     f"got {brief(raw['gpu_hours'])}")
+
+
+def _axis(problems: _Problems, at: tuple[Any, ...], label: str,
+          axis_raw: Any) -> ShardableAxis | None:
+    axis_at = (*at, "shardable_axis")
+    if not isinstance(axis_raw, dict) or set(axis_raw) != {"name", "size"}:
+        problems.add(axis_at, f"{label}: shardable_axis must have exactly 'name' and 'size'")
+        return None
+    name, size = axis_raw["name"], axis_raw["size"]
+    before = len(problems.items)
+    if not isinstance(name, str) or not name.strip():
+        problems.add((*axis_at, "name"), f"{label}: shardable_axis.name must be a non-empty string")
+    elif problem := name_problem(name, "shardable_axis.name"):
+        problems.add((*axis_at, "name"), f"{label}: {problem}")
+    if not isinstance(size, int) or not _in_range(size, 1, MAX_AXIS_SIZE):
+        problems.add((*axis_at, "size"),
+                     f"{label}: shardable_axis.size must be an integer >= 1 "
+                     f"(at most {MAX_AXIS_SIZE}), got {brief(size)}")
+    return ShardableAxis(name, size) if len(problems.items) == before else None
+
+
+def _phase(problems: _Problems, index: int, raw: Any) -> Phase | None:
+    """The phase, or None after adding every problem it has to `problems`."""
     at = ("phases", index)
     if not isinstance(raw, dict):
-        raise _fail(path, located, at, f"phases[{index}]: expected a mapping")
+        problems.add(at, f"phases[{index}]: expected a mapping")
+        return None
+    before = len(problems.items)
     label = f"phase {brief(raw.get('name'))}" if isinstance(raw.get("name"), str) else \
         f"phases[{index}]"
     for key in raw:
         if key not in PHASE_KEYS:
-            raise _fail(path, located, (*at, key),
-                        f"{label}: unknown key {brief(key)} "
-                        f"(allowed: {', '.join(sorted(PHASE_KEYS))})")
+            problems.add((*at, key), f"{label}: unknown key {brief(key)} "
+                                     f"(allowed: {', '.join(sorted(PHASE_KEYS))})")
     for key in sorted(REQUIRED_PHASE_KEYS - set(raw)):
-        raise _fail(path, located, at, f"{label}: required key {key!r} is missing")
-    for key in ("name", "intent", "launch"):
-        if not isinstance(raw[key], str) or not raw[key].strip():
-            raise _fail(path, located, (*at, key), f"{label}: {key} must be a non-empty string")
-    for key in ("name", "intent"):
-        problem = name_problem(raw[key], key)
-        if problem:
-            raise _fail(path, located, (*at, key), f"phases[{index}]: {problem}")
-    bad = next((c for c in raw["launch"] if _bad_in_launch(c)), None)
-    if bad is not None:  # a NUL cannot be exec'd; newlines and tabs are shell text
-        raise _fail(path, located, (*at, "launch"),
-                    f"{label}: launch contains a control character ({bad!r})")
-    width = raw["width"]
-    if isinstance(width, bool) or width not in ALLOWED_WIDTHS:
-        raise _fail(path, located, (*at, "width"),
-                    f"{label}: width must be one of {', '.join(map(str, ALLOWED_WIDTHS))}, "
-                    f"got {brief(width)}")
-    hours = raw["gpu_hours"]
-    # Compared, never converted: float(10**400) raises, and nan fails the test.
-    if isinstance(hours, bool) or not isinstance(hours, int | float) or \
-            not 0 < hours <= MAX_HOURS:
-        raise _fail(path, located, (*at, "gpu_hours"),
-                    f"{label}: gpu_hours must be a number > 0 (at most {MAX_HOURS:g}), "
-                    f"got {brief(hours)}")
+        problems.add(at, f"{label}: required key {key!r} is missing")
+    _check_strings(problems, at, label, index, raw)
+    _check_numbers(problems, at, label, raw)
     axis = None
     if raw.get("shardable_axis") is not None:
-        axis_raw = raw["shardable_axis"]
-        axis_at = (*at, "shardable_axis")
-        if not isinstance(axis_raw, dict) or set(axis_raw) != {"name", "size"}:
-            raise _fail(path, located, axis_at,
-                        f"{label}: shardable_axis must have exactly 'name' and 'size'")
-        size = axis_raw["size"]
-        if not isinstance(axis_raw["name"], str) or not axis_raw["name"].strip():
-            raise _fail(path, located, (*axis_at, "name"),
-                        f"{label}: shardable_axis.name must be a non-empty string")
-        problem = name_problem(axis_raw["name"], "shardable_axis.name")
-        if problem:
-            raise _fail(path, located, (*axis_at, "name"), f"{label}: {problem}")
-        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_AXIS_SIZE:
-            raise _fail(path, located, (*axis_at, "size"),
-                        f"{label}: shardable_axis.size must be an integer >= 1 "
-                        f"(at most {MAX_AXIS_SIZE}), got {brief(size)}")
-        axis = ShardableAxis(axis_raw["name"], size)
-    key_lines = {key: located.line_of((*at, key)) or 0 for key in raw}
-    return Phase(name=raw["name"], intent=raw["intent"], width=int(width),
-                 gpu_hours=float(hours), launch=raw["launch"], shardable_axis=axis,
-                 line=located.line_of(at) or 0, key_lines=key_lines)
+        axis = _axis(problems, at, label, raw["shardable_axis"])
+    if len(problems.items) > before:
+        return None
+    key_lines = {key: problems.located.line_of((*at, key)) or 0 for key in raw}
+    return Phase(name=raw["name"], intent=raw["intent"], width=int(raw["width"]),
+                 gpu_hours=float(raw["gpu_hours"]), launch=raw["launch"], shardable_axis=axis,
+                 line=problems.located.line_of(at) or 0, key_lines=key_lines)
+
+
+def _duplicates(problems: _Problems, raw_phases: list[Any]) -> None:
+    """A later phase reusing a name, reported at that phase (even if it has other problems)."""
+    seen: set[str] = set()
+    for index, raw in enumerate(raw_phases):
+        name = raw.get("name") if isinstance(raw, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            problems.add(("phases", index), f"duplicate phase name {brief(name)}")
+        seen.add(name)
 
 
 def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Plan:
-    """Find, load and schema-check a plan's §9 block. Raises PlanError."""
+    """Find, load and schema-check a plan's §9 block. Raises PlanError carrying
+    every schema problem of the block (a block that does not load is one)."""
     block = find_block(markdown, path, tokens)
     try:
         located = yamlsafe.load(block.text, line_offset=block.fence_line,
@@ -228,18 +322,20 @@ def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Pla
     data = located.data
     if not isinstance(data, dict) or "phases" not in data:
         raise PlanError(path, block.fence_line + 1, "§9 block must be a mapping with 'phases'")
+    problems = _Problems(located)
     for key in data:
         if key != "phases":
-            raise _fail(path, located, (key,), f"§9 block: unknown top-level key {brief(key)}")
+            problems.add((key,), f"§9 block: unknown top-level key {brief(key)}")
+    phases: list[Phase | None] = []
     if not isinstance(data["phases"], list):
-        raise _fail(path, located, ("phases",), "phases must be a list")
-    phases = tuple(_phase(path, located, i, raw) for i, raw in enumerate(data["phases"]))
-    seen: set[str] = set()
-    for phase in phases:
-        if phase.name in seen:
-            raise PlanError(path, phase.line, f"duplicate phase name {phase.name!r}")
-        seen.add(phase.name)
-    return Plan(path=path, phases=phases, block_line=block.fence_line)
+        problems.add(("phases",), "phases must be a list")
+    else:
+        phases = [_phase(problems, i, raw) for i, raw in enumerate(data["phases"])]
+        _duplicates(problems, data["phases"])
+    if problems.items:
+        raise PlanError.of(path, problems.items)
+    return Plan(path=path, phases=tuple(p for p in phases if p is not None),
+                block_line=block.fence_line)
 
 
 def check_against_ladder(plan: Plan, config: LadderConfig) -> list[PlanError]:
