@@ -24,7 +24,7 @@ from urllib.parse import urlparse
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -743,7 +743,8 @@ def test_huge_number_in_section9(ws: Path, field: str, value: str) -> None:
     assert code == 1 and findings_at(found, rel, "plan-block"), found
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=True, phases=[Phase.explicit, Phase.generate])
 @given(field=st.sampled_from(["width", "gpu_hours", "axis"]),
        digits=st.integers(min_value=100, max_value=4500),
        negative=st.booleans())
@@ -1065,7 +1066,8 @@ HOSTILE_TEMPLATES = [
 ]
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=True, phases=[Phase.explicit, Phase.generate])
 @given(template=st.sampled_from(HOSTILE_TEMPLATES),
        number=st.one_of(st.integers(min_value=10**6, max_value=10**12),
                         st.integers(min_value=20, max_value=400).map(lambda k: "9" * k)))
