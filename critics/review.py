@@ -46,7 +46,7 @@ def review_file(path: str, config: LadderConfig,
                 launchers: Families | None = None) -> Review:
     """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent);
     its `problems` list every schema (or ladder) problem of the block."""
-    return review_plan(read_plan(path), config, widen_threshold, launchers)
+    return review_plan(read_plan(path, config), config, widen_threshold, launchers)
 
 
 __all__ = ["PlanError", "Review", "review_file", "review_plan"]

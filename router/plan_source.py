@@ -40,7 +40,7 @@ def resolve(args: argparse.Namespace, config: LadderConfig,
         if missing:
             raise PlanSourceError(f"missing {', '.join(missing)} (or pass --plan PLAN.md)")
         return Source(Request(args.intent, args.gpu_count, args.hours), None, None, None)
-    plan = read_plan(args.plan)
+    plan = read_plan(args.plan, config)
     errors = check_against_ladder(plan, config)
     if errors:  # every phase the ladder cannot serve, not just the first
         raise PlanError.combine(errors)

@@ -310,9 +310,13 @@ def _duplicates(problems: _Problems, raw_phases: list[Any]) -> None:
         seen.add(name)
 
 
-def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Plan:
+def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None,
+               config: LadderConfig | None = None) -> Plan:
     """Find, load and schema-check a plan's §9 block. Raises PlanError carrying
-    every schema problem of the block (a block that does not load is one)."""
+    every schema problem of the block (a block that does not load is one).
+    With `config`, a block that has schema problems also reports what the
+    ladder cannot serve in its well-formed phases, so one run shows every
+    problem; a block without schema problems is left to check_against_ladder."""
     block = find_block(markdown, path, tokens)
     try:
         located = yamlsafe.load(block.text, line_offset=block.fence_line,
@@ -332,10 +336,14 @@ def parse_plan(markdown: str, path: str, tokens: list[Any] | None = None) -> Pla
     else:
         phases = [_phase(problems, i, raw) for i, raw in enumerate(data["phases"])]
         _duplicates(problems, data["phases"])
-    if problems.items:
-        raise PlanError.of(path, problems.items)
-    return Plan(path=path, phases=tuple(p for p in phases if p is not None),
+    plan = Plan(path=path, phases=tuple(p for p in phases if p is not None),
                 block_line=block.fence_line)
+    if problems.items:
+        found = list(problems.items)
+        if config is not None:
+            found += [p for err in check_against_ladder(plan, config) for p in err.problems]
+        raise PlanError.of(path, found)
+    return plan
 
 
 def check_against_ladder(plan: Plan, config: LadderConfig) -> list[PlanError]:
@@ -358,12 +366,13 @@ def check_against_ladder(plan: Plan, config: LadderConfig) -> list[PlanError]:
     return errors
 
 
-def read_plan(path: str) -> Plan:
-    """Read and parse a plan file; unreadable or non-UTF-8 files are PlanErrors."""
+def read_plan(path: str, config: LadderConfig | None = None) -> Plan:
+    """Read and parse a plan file; unreadable or non-UTF-8 files are PlanErrors
+    (`config`: see parse_plan)."""
     from router import textfile
 
     try:
         text = textfile.read(path, MAX_PLAN_BYTES, "plan")
     except textfile.TextFileError as exc:
         raise PlanError(path, exc.line, exc.message) from None
-    return parse_plan(text, path)
+    return parse_plan(text, path, config=config)

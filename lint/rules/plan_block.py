@@ -46,7 +46,7 @@ class PlanBlock(Rule):
 
         doc = ctx.doc
         try:
-            plan = parse_plan(doc.text, doc.path, doc.tokens)
+            plan = parse_plan(doc.text, doc.path, doc.tokens, ctx.run.config)
         except PlanError as exc:  # one finding per problem, each at its own line
             return [Finding(ctx.path, p.line or 1, 1, self.name, p.message)
                     for p in exc.problems]
