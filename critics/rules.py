@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from critics import suggest
+from critics import shell, suggest
 from critics.launch import MAX_COUNT, MAX_WORK, Launch, analyze, count_text, small_int
 from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
 from router.config import ALLOWED_WIDTHS, LadderConfig
@@ -391,13 +391,14 @@ class HardcodedWidth(Rule):
         if phase.width < 2 or "{width}" in phase.launch or ctx.launch.unreadable:
             return []
         literal = None
-        for m in _WIDTH_FLAG.finditer(phase.launch):
+        text = shell.without_comments(phase.launch)  # a commented-out line says nothing
+        for m in _WIDTH_FLAG.finditer(text):
             # small_int, not int(): a 5000-digit literal makes int() raise.
             if small_int(m.group(1)) == phase.width:
                 literal = m.group(0).strip()
                 break
         if literal is None:
-            for m in _LAST_INDEX.finditer(phase.launch):
+            for m in _LAST_INDEX.finditer(text):
                 value = next(g for g in m.groups() if g is not None)
                 if small_int(value) == phase.width - 1:
                     literal = m.group(0)
