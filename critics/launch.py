@@ -354,6 +354,7 @@ class _State:
     over: bool = False  # background workers pinned to more than MAX_COUNT GPUs
     work: int = 0  # characters visited so far, against MAX_WORK
     scripts: dict[str, shell.Seq | None] = field(default_factory=dict)  # bash -c, parsed once
+    opaque_scripts: list[str] = field(default_factory=list)  # bash run.sh, sbatch job.slurm
 
     def charge(self, cost: int) -> None:
         self.work += cost
@@ -524,9 +525,27 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         value = expand(device.removeprefix("cuda:"), local)
         stream.devices |= _devices_of(value, state)
         return
+    script = _opaque_script(prog)
+    if script is not None:
+        state.opaque_scripts.append(script)  # judged in analyze(): setup, or the work?
+        return
     if stream is not state.foreground:
         state.unpinned_background += 1
     stream.devices.add("0")  # an unpinned process computes on the first GPU
+
+
+def _opaque_script(prog: list[str]) -> str | None:
+    """`bash run.sh`, `./run_train.sh`, `sbatch job.slurm`, `source train.sh`:
+    a script whose commands the critic cannot see; None for anything else."""
+    if not prog:
+        return None
+    base = prog[0].rsplit("/", 1)[-1]
+    if base in ("bash", "sh", "zsh", "sbatch", "qsub", "bsub", "source", "."):
+        args = [w for w in prog[1:] if not w.startswith("-")]
+        return shell_expand.describe(prog[:prog.index(args[0]) + 1]) if args else None
+    if re.search(r"\.(sh|bash|slurm|sbatch)$", base):
+        return shell_expand.describe(prog[:1])
+    return None
 
 
 def _script(text: str, state: _State) -> shell.Seq | None:
@@ -646,7 +665,13 @@ def analyze(launch: str, width: int | None = None) -> Launch:
         return _unreadable(exc.construct)
     except RecursionError:
         return _unreadable("a launch nested too deeply to analyze")
-    return _verdict(state)
+    result = _verdict(state)
+    if state.opaque_scripts and not result.parallel and width != 1 and \
+            not state.foreground.devices and not state.streams:
+        # Nothing but a script the critic cannot see: it cannot say what idles.
+        return _unreadable(f"'{state.opaque_scripts[0]}' runs a script whose commands the "
+                           "critic cannot see")
+    return result
 
 
 def _unreadable(construct: str) -> Launch:

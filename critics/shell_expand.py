@@ -599,9 +599,10 @@ def evaluate(cmd: shell.Simple, env: dict[str, str]) -> shell.Simple | None:
             env.pop(ARRAY + name, None)
         return None
     if head in ("source", "."):
-        if not _ENV_SETUP.search(" ".join(words[1:2])):
-            env.setdefault(TAINT, f"'{' '.join(words[:2])}'")
-        return None
+        if _ENV_SETUP.search(" ".join(words[1:2])):
+            return None
+        env.setdefault(TAINT, f"'{' '.join(words[:2])}'")
+        return shell.Simple(words=words[:2])  # may be the work itself: the analysis decides
     if head in ("read", "mapfile", "readarray"):
         for name in (w for w in words[1:] if re.fullmatch(r"[A-Za-z_]\w*", w)):
             env[name] = opaque(f"${name} from '{head}'")

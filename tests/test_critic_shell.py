@@ -183,7 +183,8 @@ def test_opaque_values_carry_their_construct() -> None:
     _, env = run("source env.sh\nx --n=$NPROC")
     assert env[shell_expand.TAINT] == "'source env.sh'"
     out, _ = run("source env.sh\nx --n=$NPROC")
-    assert shell_expand.opaque_in(out[0][1]) == "$NPROC, which 'source env.sh' may set"
+    assert out[0] == ["source", "env.sh"]  # maybe the work itself: the analysis decides
+    assert shell_expand.opaque_in(out[1][1]) == "$NPROC, which 'source env.sh' may set"
 
 
 def test_virtualenv_activation_does_not_make_variables_opaque() -> None:
@@ -258,6 +259,40 @@ def test_what_it_cannot_read_is_named(launch: str, names: list[str]) -> None:
     assert result.unreadable is not None, result
     for name in names:
         assert name in result.unreadable
+
+
+@pytest.mark.parametrize(("launch", "script"), [
+    ("bash run.sh", "bash run.sh"), ("sbatch job.slurm", "sbatch job.slurm"),
+    ("NGPU=8 ./run_train.sh", "./run_train.sh"), ("source train.sh", "source train.sh"),
+])
+def test_a_launch_that_only_calls_a_script_is_unreadable(launch: str, script: str) -> None:
+    assert script in (analyze(launch, 8).unreadable or "")
+    assert analyze(launch, 1).unreadable is None
+
+
+@pytest.mark.parametrize("launch", [
+    "bash setup.sh && python t.py", "bash prep.sh; torchrun --nproc_per_node 8 t.py",
+    "for i in 0 1; do CUDA_VISIBLE_DEVICES=$i bash w.sh & done; wait",
+])
+def test_a_script_beside_the_work_is_setup(launch: str) -> None:
+    assert analyze(launch, 8).unreadable is None
+
+
+@pytest.mark.parametrize(("launch", "width", "literal"), [
+    ("n=4\nfor i in $(seq 0 $(( n - 1 ))); do CUDA_VISIBLE_DEVICES=$i x --num-shards $n & "
+     "done; wait", 4, "n=4"),
+    ('NGPU=${NGPU:-"8"}\ntorchrun --nproc_per_node=${NGPU} t.py', 8, 'NGPU=${NGPU:-"8"}'),
+    ('G=8\nD="--nproc_per_node $G --nnodes 1"\ntorchrun $D t.py', 8, "G=8"),
+])
+def test_a_width_held_in_a_variable_is_hardcoded(launch: str, width: int, literal: str) -> None:
+    review = review_plan(parse_plan(plan(launch, width), "p.md"), CFG)
+    assert [f.rule for f in review.findings] == ["hardcoded-width"]
+    assert literal in review.findings[0].message
+
+
+def test_a_literal_that_is_not_the_width_is_not_hardcoded() -> None:
+    launch = "MBS=8\ntorchrun --nproc_per_node {width} t.py --micro-batch-size $MBS"
+    assert review_plan(parse_plan(plan(launch, 8), "p.md"), CFG).findings == ()
 
 
 def test_a_parse_failure_at_width_one_idles_nothing() -> None:
