@@ -82,6 +82,8 @@ def _text(reviews: list) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from critics.launchers import LauncherError, launchers_file
+    from critics.launchers import load as load_launchers
     from critics.review import review_file
     from critics.rules import DEFAULT_WIDEN_THRESHOLD
     from router.config import ConfigError
@@ -104,12 +106,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     configs: dict[str | None, object] = {}  # one load per workspace ladder
     for path in plans:
         try:
-            # Each plan is judged by its own workspace's ladder (or --ladder).
-            which = ladder(args.ladder, start_of(path))
+            # Each plan is judged by its own workspace's ladder (or --ladder)
+            # and launcher families (the packaged ones, and its own over them).
+            start = start_of(path)
+            which = ladder(args.ladder, start)
             if which not in configs:
                 configs[which] = load_config(which)
-            reviews.append(review_file(path, configs[which], threshold))
-        except (ConfigError, WorkspaceError) as exc:
+            families = load_launchers(launchers_file(start))
+            reviews.append(review_file(path, configs[which], threshold, families))
+        except (ConfigError, WorkspaceError, LauncherError) as exc:
             print(f"efficiency-critic: error: {exc}", file=sys.stderr)
             return 2
         except PlanError as exc:

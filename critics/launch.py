@@ -22,14 +22,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from critics import shell, shell_expand
+from critics import launchers, shell, shell_expand
 
 # The largest count the critic expands: loop items, seq and brace ranges, GNU
 # parallel slots, launcher sizes. A node has at most 8-16 GPUs and a phase at
 # most 8, so 4096 is far past any count that could fill one; above it a count
 # is read as OVER ("more than MAX_COUNT") without being expanded.
-MAX_COUNT = 4096
-OVER = MAX_COUNT + 1
+MAX_COUNT = launchers.MAX_COUNT
+OVER = launchers.OVER
 # Work budget for one launch: characters of command words visited while
 # unrolling loops and `bash -c` scripts, plus VISIT_COST per command and loop
 # pass (their fixed cost, tens of microseconds). About two seconds of work at
@@ -67,6 +67,9 @@ class Launch:
     model_split: bool = False
     syntax_error: str | None = None
     unreadable: str | None = None  # the construct the critic could not evaluate
+    # Device ids the launch pins that a machine of the phase's width lacks;
+    # they are not counted among the GPUs kept busy.
+    missing: tuple[str, ...] = ()
 
 
 def count_text(count: int) -> str:
@@ -80,7 +83,9 @@ def small_int(text: str) -> int | None:
     if not (text.isascii() and text.isdigit()):
         return None
     digits = text.lstrip("0")
-    return min(int(digits), OVER) if len(digits) <= 5 else OVER if digits else 0
+    if not digits:
+        return 0
+    return min(int(digits), OVER) if len(digits) <= 5 else OVER
 
 
 def _bounded_int(text: str) -> int | None:
@@ -237,10 +242,6 @@ def _flag(words: list[str], *names: str) -> str | None:
     return found
 
 
-def _has(words: list[str], *names: str) -> bool:
-    return any(w == n or w.startswith(n + "=") for w in words for n in names)
-
-
 def _count(value: str | None, env: dict[str, str], default: int | None, flag: str = "",
            relative: re.Pattern[str] | None = None) -> int | None:
     """A launcher's count: an int (OVER past MAX_COUNT), or None when the
@@ -284,51 +285,34 @@ def _program(words: list[str]) -> list[str]:
     return words[i:]
 
 
-def launcher(words: list[str], env: dict[str, str]) -> tuple[str, int | None] | None:
-    """(name, GPU count) if the command fans out over GPUs itself, else None.
-    A count of None means it uses every GPU the machine has."""
+def recognise(words: list[str], env: dict[str, str],
+              families: launchers.Families | None = None) -> launchers.Found | None:
+    """The launcher family that fans this command out over GPUs itself, with
+    its stated count (None: every GPU it can see) and its own device pins."""
     prog = _program(words)
     if not prog:
         return None
-    base = prog[0].rsplit("/", 1)[-1]
-    module = prog[prog.index("-m") + 1] if "-m" in prog[:-1] else ""
-    if base == "torchrun" or module in ("torch.distributed.run", "torch.distributed.launch"):
-        return "torchrun", _count(_flag(prog, "--nproc_per_node", "--nproc-per-node"), env, 1,
-                                  "torchrun --nproc_per_node")
-    if base == "accelerate" and "launch" in prog[1:3]:
-        num = _flag(prog, "--num_processes", "--num-processes")
-        if num is None and not _has(prog, "--multi_gpu", "--multi-gpu"):
-            return "accelerate launch", None  # from the accelerate config: trust it
-        return "accelerate launch", _count(num, env, None, "accelerate --num_processes")
-    if base == "deepspeed":
-        return "deepspeed", _count(_flag(prog, "--num_gpus", "--num-gpus"), env, None,
-                                   "deepspeed --num_gpus")
-    if base == "srun":
-        gpus = _flag(prog, "--gpus", "-G", "--gpus-per-node")
-        tasks = _flag(prog, "--ntasks", "-n", "--ntasks-per-node")
-        return "srun", _count(gpus if gpus is not None else tasks, env, 1, "srun count")
-    tp = _flag(prog, "--tensor-parallel-size", "-tp", "--tp", "--tp-size")
-    pp = _flag(prog, "--pipeline-parallel-size", "-pp")
-    dp = _flag(prog, "--data-parallel-size", "-dp", "--dp", "--dp-size")
-    if tp or pp or dp:
-        engine = "SGLang" if "sglang" in module or base == "sglang" else "vLLM"
-        sizes = [_count(v, env, 1, f"{engine} {kind} size")
-                 for v, kind in ((tp, "tensor-parallel"), (pp, "pipeline-parallel"),
-                                 (dp, "data-parallel"))]
-        if any(s is None for s in sizes):
-            return f"{engine} parallel sizes", None
-        product = sizes[0] * sizes[1] * sizes[2]  # type: ignore[operator]
-        return f"{engine} tp×pp×dp", min(product, OVER)
-    shards = _flag(prog, "--num-shards", "--num_shards", "--n-shards", "--nshards")
-    if shards is not None and not _has(prog, "--shard-id", "--shard_id", "--shard-index",
-                                       "--shard_index", "--shard", "--rank"):
-        return "--num-shards", _count(shards, env, None, "--num-shards")
-    return None
+    fams = families if families is not None else launchers.packaged()
+
+    def read(value: str | None, default: int | None, flag: str) -> int | None:
+        return _count(value, env, default, flag)
+
+    def text(value: str) -> str | None:
+        return expand(value, env)
+
+    return fams.recognise(prog, env, read, text)
 
 
-def _model_split(words: list[str]) -> bool:
-    joined = " ".join(words).replace("_", "-").lower()
-    return bool(re.search(r"device-map[= ]+['\"]?(auto|balanced|sequential)", joined))
+def launcher(words: list[str], env: dict[str, str],
+             families: launchers.Families | None = None) -> tuple[str, int | None] | None:
+    """(name, GPU count) if the command fans out over GPUs itself, else None.
+    A count of None means it uses every GPU the machine has."""
+    found = recognise(words, env, families)
+    return (found.name, found.count) if found is not None else None
+
+
+def _model_split(words: list[str], families: launchers.Families | None = None) -> bool:
+    return (families if families is not None else launchers.packaged()).split(words)
 
 
 # ---- the walk ----------------------------------------------------------------
@@ -354,7 +338,11 @@ class _State:
     over: bool = False  # background workers pinned to more than MAX_COUNT GPUs
     work: int = 0  # characters visited so far, against MAX_WORK
     scripts: dict[str, shell.Seq | None] = field(default_factory=dict)  # bash -c, parsed once
-    opaque_scripts: list[str] = field(default_factory=list)  # bash run.sh, sbatch job.slurm
+    families: launchers.Families | None = None
+    width: int | None = None
+    pinned: set[str] = field(default_factory=set)  # device ids the launch names literally
+    capped: list[tuple[str, int]] = field(default_factory=list)  # launchers pins narrow
+    opaque: list[str] = field(default_factory=list)  # scripts the critic cannot see into
 
     def charge(self, cost: int) -> None:
         self.work += cost
@@ -369,7 +357,36 @@ def _devices_of(value: str | None, state: _State) -> set[str]:
     if value is None:
         state.unknown_id += 1
         return {f"?{state.unknown_id}"}
-    return {d.strip() for d in value.split(",") if d.strip()} or {"0"}
+    devices = {d.strip() for d in value.split(",") if d.strip()} or {"0"}
+    state.pinned |= devices
+    return devices
+
+
+def _ordered(devices: set[str] | list[str]) -> list[str]:
+    """Device ids in the order a launcher hands them to its local ranks."""
+    return sorted(devices, key=lambda d: (0, int(d), d) if d.isdigit() and len(d) < 8
+                  else (1, 0, d))
+
+
+def _launcher_devices(found: launchers.Found, cvd: str | None,
+                      state: _State) -> set[str] | None:
+    """The GPUs a launcher keeps busy when something pins it: its own device
+    flags (deepspeed --include, paddle --gpus), else CUDA_VISIBLE_DEVICES,
+    less --exclude, and at most its count of them. None: nothing pins it."""
+    visible: list[str] | None = None
+    if found.devices is not None:
+        visible = _ordered(_devices_of(",".join(found.devices), state))
+    elif cvd is not None and not cvd.startswith("?") and found.pinned_by_env:
+        visible = _ordered(_devices_of(cvd, state))
+    if found.exclude:
+        state.pinned |= set(found.exclude)
+        if visible is None and state.width is not None:
+            visible = [str(d) for d in range(state.width)]
+        if visible is not None:
+            visible = [d for d in visible if d not in found.exclude]
+    if visible is None:
+        return None
+    return set(visible if found.count is None else visible[:found.count])
 
 
 _CVD = re.compile(r"CUDA_VISIBLE_DEVICES=(\$\(\(.*?\)\)|\S+)")
@@ -492,18 +509,29 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
     if fan:
         state.fanouts.append(fan)
         return
-    if _model_split(words):
+    if _model_split(words, state.families):
         state.model_split = True
-    found = launcher(words, local)
+    found = recognise(words, local, state.families)
     cvd = local.get("CUDA_VISIBLE_DEVICES")
     pin = shell_expand.opaque_in(cvd)
     if pin is not None and stream is not state.foreground:
         raise Unreadable(f"a background worker's CUDA_VISIBLE_DEVICES is {pin}")
+    if found and found.opaque is not None:
+        state.opaque.append(found.opaque)
+        return
     if found:
-        state.launchers.append(found)
-        name, count = found
-        if cvd is not None:
-            devices = _devices_of(None if cvd.startswith("?") else cvd, state)
+        count, name = found.count, found.name
+        pinned = _launcher_devices(found, cvd, state)
+        if pinned is not None:
+            # Device arithmetic: the GPUs busy are the pins ∩ the launcher's count.
+            devices = pinned
+            count = len(pinned - set(_missing(pinned, state.width)))
+            if found.count is not None and found.count >= 2:
+                # Parallel processes, but over only the GPUs the pins leave it.
+                by = "its device flags" if found.devices is not None else \
+                    "CUDA_VISIBLE_DEVICES"
+                name = f"{found.name} pinned to GPUs {','.join(_ordered(pinned))} by {by}"
+                state.capped.append((name, count))
         elif count is None:
             devices = {ALL}
         elif count > MAX_COUNT:
@@ -511,6 +539,7 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         else:
             state.charge(count)
             devices = {str(d) for d in range(count)}
+        state.launchers.append((name, count))
         stream.devices |= devices
         return
     if cvd is not None:
@@ -525,27 +554,9 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         value = expand(device.removeprefix("cuda:"), local)
         stream.devices |= _devices_of(value, state)
         return
-    script = _opaque_script(prog)
-    if script is not None:
-        state.opaque_scripts.append(script)  # judged in analyze(): setup, or the work?
-        return
     if stream is not state.foreground:
         state.unpinned_background += 1
     stream.devices.add("0")  # an unpinned process computes on the first GPU
-
-
-def _opaque_script(prog: list[str]) -> str | None:
-    """`bash run.sh`, `./run_train.sh`, `sbatch job.slurm`, `source train.sh`:
-    a script whose commands the critic cannot see; None for anything else."""
-    if not prog:
-        return None
-    base = prog[0].rsplit("/", 1)[-1]
-    if base in ("bash", "sh", "zsh", "sbatch", "qsub", "bsub", "source", "."):
-        args = [w for w in prog[1:] if not w.startswith("-")]
-        return shell_expand.describe(prog[:prog.index(args[0]) + 1]) if args else None
-    if re.search(r"\.(sh|bash|slurm|sbatch)$", base):
-        return shell_expand.describe(prog[:1])
-    return None
 
 
 def _script(text: str, state: _State) -> shell.Seq | None:
@@ -641,8 +652,10 @@ def _seq(seq: shell.Seq, env: dict[str, str], state: _State, stream: _Stream,
                 _command(cmd, dict(env) if background else env, state, target, depth)
 
 
-def analyze(launch: str, width: int | None = None) -> Launch:
-    """Analyze a launch command. `{width}` is read as `width` when given."""
+def analyze(launch: str, width: int | None = None,
+            families: launchers.Families | None = None) -> Launch:
+    """Analyze a launch command. `{width}` is read as `width` when given;
+    `families` are the launcher families (default: the packaged ones)."""
     text = launch.replace("{width}", str(width)) if width is not None else launch
     try:
         tree = shell.parse(text)
@@ -657,7 +670,7 @@ def analyze(launch: str, width: int | None = None) -> Launch:
         launch = _unreadable(f"a launch that does not parse as shell ({message})")
         launch.syntax_error = message
         return launch
-    state = _State()
+    state = _State(families=families, width=width)
     env = {"__width__": str(width)} if width is not None else {}
     try:
         _seq(tree, env, state, state.foreground, 0)
@@ -665,21 +678,40 @@ def analyze(launch: str, width: int | None = None) -> Launch:
         return _unreadable(exc.construct)
     except RecursionError:
         return _unreadable("a launch nested too deeply to analyze")
-    result = _verdict(state)
-    if state.opaque_scripts and not result.parallel and width != 1 and \
-            not state.foreground.devices and not state.streams:
-        # Nothing but a script the critic cannot see: it cannot say what idles.
-        return _unreadable(f"'{state.opaque_scripts[0]}' runs a script whose commands the "
-                           "critic cannot see")
-    return result
+    return _verdict(state)
 
 
 def _unreadable(construct: str) -> Launch:
     return Launch(False, 1, f"the critic cannot read {construct}", unreadable=construct)
 
 
+def _missing(devices: set[str], width: int | None) -> list[str]:
+    """Device ids a machine of `width` GPUs does not have (it has 0…width-1)."""
+    if width is None:
+        return []
+    ids = [d for d in devices if d.isascii() and d.isdigit()]
+    return sorted((d for d in ids if len(d) > 4 or int(d) >= width),
+                  key=lambda d: (len(d.lstrip("0")), d.lstrip("0")))
+
+
 def _verdict(state: _State) -> Launch:
+    launch = _judge(state)
+    launch.missing = tuple(_missing(state.pinned, state.width))
+    # A script the critic cannot see into may be what fills the GPUs: unless
+    # what it can read already fills the width (or the width is 1, where
+    # nothing can idle), it says it cannot read the launch.
+    full = launch.parallel and (launch.gpus is None or
+                                (state.width is not None and launch.gpus >= state.width))
+    if state.opaque and not full and state.width != 1:
+        script = state.opaque[0]
+        return _unreadable(f"'{script}', a script it cannot see into (write the commands "
+                           "that start the GPU work in the launch itself)")
+    return launch
+
+
+def _judge(state: _State) -> Launch:
     warnings: list[str] = []
+    missing = set(_missing(state.pinned, state.width))
     if state.backgrounded and not state.waited:
         warnings.append("background workers are started with '&' but never waited for: "
                         "add 'wait' so the job ends when the work does")
@@ -687,8 +719,9 @@ def _verdict(state: _State) -> Launch:
     counts += [(n, c) for n, c in state.launchers if c is None or c >= 2]
     counts += [(n, c) for n, c in state.fanouts if c is None or c >= 2]
     counts += [(n, 1) for n, c in state.fanouts if c == UNPINNED]
+    counts += [(n, c) for n, c in state.capped if c < 2]
     if state.streams:
-        devices = state.background_devices() | state.foreground.devices
+        devices = (state.background_devices() | state.foreground.devices) - missing
         if ALL in devices:
             counts.append(("background workers", None))
         elif state.over or MANY in devices:
@@ -714,4 +747,6 @@ def _verdict(state: _State) -> Launch:
         how = "work runs one process at a time"
     else:
         how = "a single process runs the work serially"
-    return Launch(False, 1, how, warnings, state.model_split)
+    used = state.background_devices() | state.foreground.devices
+    busy = 0 if missing and used and used <= missing else 1  # pinned only to absent GPUs
+    return Launch(False, busy, how, warnings, state.model_split)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from critics.launch import analyze
+from critics.launchers import Families
 from critics.rules import DEFAULT_WIDEN_THRESHOLD, RULES, Context, Finding
 from router.config import LadderConfig
 from router.section9 import Plan, PlanError, check_against_ladder, read_plan
@@ -25,22 +26,26 @@ class Review:
 
 
 def review_plan(plan: Plan, config: LadderConfig,
-                widen_threshold: float = DEFAULT_WIDEN_THRESHOLD) -> Review:
+                widen_threshold: float = DEFAULT_WIDEN_THRESHOLD,
+                launchers: Families | None = None) -> Review:
+    """`launchers`: the launcher families (default: the packaged ones)."""
     errors = check_against_ladder(plan, config)
     if errors:
         raise errors[0]
     findings: list[Finding] = []
     for phase in plan.phases:
-        ctx = Context(phase, analyze(phase.launch, phase.width), config, widen_threshold)
+        ctx = Context(phase, analyze(phase.launch, phase.width, launchers), config,
+                      widen_threshold, launchers=launchers)
         for rule in RULES:
             findings.extend(rule.check(ctx))
     return Review(plan.path, tuple(findings))
 
 
 def review_file(path: str, config: LadderConfig,
-                widen_threshold: float = DEFAULT_WIDEN_THRESHOLD) -> Review:
+                widen_threshold: float = DEFAULT_WIDEN_THRESHOLD,
+                launchers: Families | None = None) -> Review:
     """Raises PlanError for bad input (no file, no §9, bad YAML, schema, intent)."""
-    return review_plan(read_plan(path), config, widen_threshold)
+    return review_plan(read_plan(path), config, widen_threshold, launchers)
 
 
 __all__ = ["PlanError", "Review", "review_file", "review_plan"]

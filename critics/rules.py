@@ -7,13 +7,15 @@ verdict (conftest's deny/warn split).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from critics import shell, suggest
+from critics import launchers, suggest
 from critics.launch import MAX_COUNT, MAX_WORK, Launch, analyze, count_text, small_int
+from critics.launchers import Families
 from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
 from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
@@ -47,6 +49,9 @@ class Context:
     # False while judging a candidate fix: its rules skip judging their own
     # candidates, so checking a suggestion never recurses.
     verify: bool = True
+    # The launcher families the launch was read with (None: the packaged ones);
+    # candidate fixes are judged with the same.
+    launchers: Families | None = None
 
 
 def gpus(count: int) -> str:
@@ -84,8 +89,8 @@ def approves(ctx: Context, width: int, launch: str | None = None, drop_axis: boo
         return False
     phase = replace(ctx.phase, width=width, launch=ctx.phase.launch if launch is None else launch,
                     shardable_axis=None if drop_axis else ctx.phase.shardable_axis)
-    sub = Context(phase, analyze(phase.launch, width), ctx.config, ctx.widen_threshold,
-                  verify=False)
+    sub = Context(phase, analyze(phase.launch, width, ctx.launchers), ctx.config,
+                  ctx.widen_threshold, verify=False, launchers=ctx.launchers)
     findings = [f for rule in RULES for f in rule.check(sub)]
     return not any(f.severity == "error" or f.rule == clears for f in findings)
 
@@ -94,9 +99,11 @@ def first_approving(ctx: Context, width: int, candidates: Iterable[str | None],
                     clears: str | None = None) -> str | None:
     """The first candidate launch that earns APPROVE at `width`. Multi-line
     candidates are skipped: a suggestion is printed on its finding's one line."""
+    seen: set[str] = set()
     for candidate in candidates:
-        if candidate is None or "\n" in candidate:
+        if candidate is None or "\n" in candidate or candidate in seen:
             continue
+        seen.add(candidate)
         if not ctx.verify or approves(ctx, width, candidate, clears=clears):
             return candidate
     return None
@@ -110,8 +117,12 @@ def sharded_candidates(ctx: Context, width: int) -> list[str | None]:
     launch = ctx.phase.launch
     group = min_width(ctx)
     command = suggest.unpinned(launch)
+    free = suggest.without_pins(launch)  # a launcher its device pins narrow
     return [launch if "{width}" in launch else None, suggest.with_width_count(launch),
             suggest.with_data_parallel(launch, width),
+            *suggest.count_rewrites(launch, ctx.launchers),
+            free, suggest.with_width_count(free) if free else None,
+            *(suggest.count_rewrites(free, ctx.launchers) if free else []),
             suggest.sharded_loop(command, group) if command else None,
             suggest.sharded_loop(suggest.PLACEHOLDER, group)]
 
@@ -173,7 +184,8 @@ class UnshardedWide(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or ctx.launch.parallel or ctx.launch.unreadable:
+        if phase.width <= 1 or ctx.launch.parallel or ctx.launch.unreadable or \
+                ctx.launch.missing:  # pins past the width: under-saturated says so
             return []
         axis = phase.shardable_axis
         how = f"shard {axis.name!r} ({axis.size} shards)" if axis else "shard the work"
@@ -193,8 +205,14 @@ class UnshardedWide(Rule):
         # axis goes too, or needlessly-narrow would REVISE the narrow phase.
         if min_width(ctx) == 1:
             drop = "remove shardable_axis and " if axis is not None else ""
-            options.append(f"if nothing shards, {drop}downsize to width 1 and free "
-                           f"{gpus(phase.width - 1)}")
+            narrow = f"if nothing shards, {drop}downsize to width 1 and free " \
+                     f"{gpus(phase.width - 1)}"
+            if not ctx.verify or approves(ctx, 1, drop_axis=axis is not None):
+                options.append(narrow)
+            else:  # pinned to GPUs a one-GPU machine lacks: unpin it too
+                unpinned = suggest.without_pins(phase.launch)
+                if unpinned is not None and approves(ctx, 1, unpinned, axis is not None):
+                    options.append(f"{narrow} with `{unpinned}`")
         suggestion = "; or ".join(options)
         return [self.finding(ctx, "launch",
                              f"width {phase.width} but {ctx.launch.how}: "
@@ -230,7 +248,12 @@ class UnderSaturated(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width <= 1 or not ctx.launch.parallel or ctx.launch.unreadable:
+        if ctx.launch.unreadable:
+            return []
+        busy = phase.width if ctx.launch.gpus is None else ctx.launch.gpus
+        if ctx.launch.missing and busy < phase.width:
+            return [self._missing(ctx, busy)]
+        if phase.width <= 1 or not ctx.launch.parallel:
             return []
         limits = []
         if ctx.launch.gpus is not None and ctx.launch.gpus < phase.width:
@@ -248,7 +271,7 @@ class UnderSaturated(Rule):
         downsize = allowed_width_at_most(busy, ctx)
         options = []
         if axis is None or axis.size >= phase.width:
-            fill = first_approving(ctx, phase.width, sharded_candidates(ctx, phase.width)[:3])
+            fill = first_approving(ctx, phase.width, sharded_candidates(ctx, phase.width)[:-2])
             example = f", e.g. `{fill}`" if fill else ""
             options.append(f"fill the width with a launch over all {phase.width} GPUs{example} "
                            f"({wall_clock(phase.gpu_hours, busy, phase.width)})")
@@ -260,6 +283,24 @@ class UnderSaturated(Rule):
                            f"{hours(phase.gpu_hours / min(busy, downsize))} at width {downsize})")
         suggestion = "; or ".join(options) or f"shard the work over all {phase.width} GPUs"
         return [self.finding(ctx, key, f"{message}: {gpus(idle)} idle", suggestion)]
+
+    def _missing(self, ctx: Context, busy: int) -> Finding:
+        """Device ids at or above the width: the machine has no such GPU, so a
+        process pinned there fails or runs elsewhere, and those GPUs are not
+        counted busy."""
+        phase, launch = ctx.phase, ctx.launch
+        ids = ", ".join(launch.missing[:8]) + (", ..." if len(launch.missing) > 8 else "")
+        have = "GPU 0" if phase.width == 1 else f"GPUs 0-{phase.width - 1}"
+        noun = "GPU" if len(launch.missing) == 1 else "GPUs"
+        fixed = first_approving(ctx, phase.width,
+                                [suggest.without_pins(phase.launch),
+                                 *sharded_candidates(ctx, phase.width)])
+        example = f", e.g. `{fixed}`" if fixed else ""
+        return self.finding(
+            ctx, "launch",
+            f"the launch pins {noun} {ids}, which a width-{phase.width} machine does not have "
+            f"(it has {have}): it keeps {busy} of {phase.width} GPUs busy",
+            f"pin only {have} (device ids count from 0 on the phase's machine){example}")
 
 
 class NeedlesslyNarrow(Rule):
@@ -342,6 +383,8 @@ class Oversubscribed(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         gpus = ctx.launch.gpus
+        if gpus is not None and gpus <= MAX_COUNT:
+            gpus += len(ctx.launch.missing)  # pins past the width ask for more GPUs too
         if not ctx.launch.parallel or gpus is None or gpus <= ctx.phase.width:
             return []
         return [self.finding(ctx, "launch",
@@ -375,15 +418,55 @@ _WIDTH_VAR_USE = re.compile(_WIDTH_FLAG.pattern.replace(r"(\d+)\b", _VAR) + "|" 
                             r"--num[-_]shards[= ]\s*\$\{?([A-Za-z_]\w*)")
 
 
-def _width_var_literal(text: str, width: int) -> str | None:
+@functools.lru_cache(maxsize=16)
+def _var_use(count_literal: str) -> re.Pattern[str] | None:
+    """A family's count-literal pattern with a variable where the number goes."""
+    try:
+        return re.compile(count_literal.replace(r"(\d+)\b", _VAR))
+    except re.error:
+        return None
+
+
+def _width_var_literal(text: str, width: int, families: Families) -> str | None:
     """`NGPU=8` (or `${NGPU:-8}`) when NGPU is where the launch states its width."""
-    for use in _WIDTH_VAR_USE.finditer(text):
+    family_use = _var_use(families.count_literal.pattern)  # type: ignore[attr-defined]
+    uses = [*_WIDTH_VAR_USE.finditer(text), *(family_use.finditer(text) if family_use else [])]
+    for use in uses:
         name = next(g for g in use.groups() if g is not None)
         for m in re.finditer(rf"(?<![\w$]){name}=(?:\$\{{{name}:?[-=])?[\"']?(\d+)[\"']?\}}?"
                              rf"|\$\{{{name}:?[-=][\"']?(\d+)[\"']?\}}", text):
             if small_int(m.group(1) or m.group(2)) == width:
                 return m.group(0)
     return None
+
+
+def _without_comments(text: str) -> str:
+    """The launch with its shell comments (an unquoted `#` that starts a word,
+    to the end of its line) taken out: a commented-out launch runs nothing."""
+    out: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                out.append(text[i:i + 2])
+                i += 2
+                continue
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n;&|("):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 class HardcodedWidth(Rule):
@@ -406,27 +489,34 @@ class HardcodedWidth(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         phase = ctx.phase
-        if phase.width < 2 or "{width}" in phase.launch or ctx.launch.unreadable:
+        if phase.width < 2 or ctx.launch.unreadable:
             return []
         literal = None
-        text = shell.without_comments(phase.launch)  # a commented-out line says nothing
-        for m in _WIDTH_FLAG.finditer(text):
-            # small_int, not int(): a 5000-digit literal makes int() raise.
-            if small_int(m.group(1)) == phase.width:
-                literal = m.group(0).strip()
+        code = _without_comments(phase.launch)
+        families = ctx.launchers if ctx.launchers is not None else launchers.packaged()
+        for pattern in (_WIDTH_FLAG, families.count_literal):  # type: ignore[attr-defined]
+            for m in pattern.finditer(code):
+                # small_int, not int(): a 5000-digit literal makes int() raise.
+                number = next((g for g in m.groups() if g is not None), "")
+                if small_int(number) == phase.width:
+                    literal = m.group(0).strip()
+                    break
+            if literal is not None:
                 break
         if literal is None:
-            for m in _LAST_INDEX.finditer(text):
+            for m in _LAST_INDEX.finditer(code):
                 value = next(g for g in m.groups() if g is not None)
                 if small_int(value) == phase.width - 1:
                     literal = m.group(0)
                     break
         if literal is None:
-            literal = _width_var_literal(text, phase.width)
+            literal = _width_var_literal(code, phase.width, families)
         if literal is None:
             return []
         fixed = first_approving(ctx, phase.width,
-                                [suggest.with_width_literals(phase.launch, phase.width)],
+                                [suggest.with_width_literals(phase.launch, phase.width),
+                                 suggest.with_width_literals_of(phase.launch, phase.width,
+                                                                ctx.launchers)],
                                 clears=self.name)
         example = (f", e.g. `{fixed}`" if fixed else
                    " (--num-shards {width}, --nproc_per_node={width}, seq 0 $(({width}-1)))")
@@ -461,7 +551,7 @@ class UnreadableLaunch(Rule):
             return []
         fixed = first_approving(ctx, ctx.phase.width,
                                 [suggest.with_width_count(ctx.phase.launch),
-                                 *sharded_candidates(ctx, ctx.phase.width)[3:]])
+                                 *sharded_candidates(ctx, ctx.phase.width)[-2:]])
         example = f", e.g. `{fixed}`" if fixed else ""
         return [self.finding(
             ctx, "launch", f"the critic cannot read the launch: {construct}",

@@ -275,6 +275,13 @@ class _Expander:
             value = self.lookup(m.group(1))
             return _Result(source, unknown=True) if _unknown(value) else \
                 _Result(str(len(value or "")))
+        indices = re.fullmatch(r"!([A-Za-z_]\w*)\[[@*]\]", body)
+        if indices:  # ${!A[@]}: the array's indices
+            values = get_array(self.env, indices.group(1))
+            if values is None:
+                return _Result(source, unknown=True)
+            keys = [str(k) for k in range(len(values))]
+            return _Result(" ".join(keys), words=keys)
         m = re.match(r"([A-Za-z_]\w*|\d+|[@*#?$!-])(?:\[([^\]]*)\])?", body)
         if not m:
             return _Result(source, unknown=True)
@@ -602,7 +609,7 @@ def evaluate(cmd: shell.Simple, env: dict[str, str]) -> shell.Simple | None:
         if _ENV_SETUP.search(" ".join(words[1:2])):
             return None
         env.setdefault(TAINT, f"'{' '.join(words[:2])}'")
-        return shell.Simple(words=words[:2])  # may be the work itself: the analysis decides
+        return None
     if head in ("read", "mapfile", "readarray"):
         for name in (w for w in words[1:] if re.fullmatch(r"[A-Za-z_]\w*", w)):
             env[name] = opaque(f"${name} from '{head}'")

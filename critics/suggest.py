@@ -8,10 +8,12 @@ fall back to prose when none earns APPROVE.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 
 from critics import launch as launch_mod
+from critics import launchers
 
 PLACEHOLDER = "python your_shard_worker.py"
 # Candidates are built from launches up to this long; a longer one gets the
@@ -63,6 +65,44 @@ def with_width_count(text: str) -> str | None:
     return None
 
 
+def _count_literal(families: launchers.Families | None) -> re.Pattern[str]:
+    fams = families if families is not None else launchers.packaged()
+    return fams.count_literal  # type: ignore[attr-defined,no-any-return]
+
+
+def count_rewrites(text: str, families: launchers.Families | None = None,
+                   limit: int = 4) -> list[str]:
+    """The launch with one of its launcher counts written as {width}, for each
+    of the first `limit` counts a launcher family reads (`-np 4`,
+    `trainer.n_gpus_per_node=4`, `tensor_parallel_size=2` in --model_args)."""
+    if len(text) > MAX_REWRITE_CHARS:
+        return []
+    out = []
+    for m in itertools.islice(_count_literal(families).finditer(text), limit):
+        group = next(i for i in range(1, (m.lastindex or 0) + 1) if m.group(i) is not None)
+        out.append(f"{text[:m.start(group)]}{{width}}{text[m.end(group):]}")
+    return out
+
+
+def with_width_literals_of(text: str, width: int,
+                           families: launchers.Families | None = None) -> str | None:
+    """Every launcher count equal to `width` written as {width}, after the
+    flags `with_width_literals` knows."""
+    out = with_width_literals(text, width) or text
+    if len(out) > MAX_REWRITE_CHARS:
+        return None
+
+    def put(m: re.Match[str]) -> str:
+        group = next(i for i in range(1, (m.lastindex or 0) + 1) if m.group(i) is not None)
+        if launch_mod.small_int(m.group(group)) != width:
+            return m.group(0)
+        start, end = m.start(group) - m.start(), m.end(group) - m.start()
+        return f"{m.group(0)[:start]}{{width}}{m.group(0)[end:]}"
+
+    out = _count_literal(families).sub(put, out)
+    return out if out != text else None
+
+
 def with_data_parallel(text: str, width: int) -> str | None:
     """A vLLM/SGLang launch whose data-parallel size makes tp × pp × dp = width."""
     if len(text) > MAX_REWRITE_CHARS:
@@ -84,6 +124,22 @@ def with_data_parallel(text: str, width: int) -> str | None:
         return None
     flag = "--dp" if "sglang" in text else "--data-parallel-size"
     return f"{text.rstrip()} {flag} {dp}"
+
+
+_DEVICE_CAPS = re.compile(
+    r"(?<!\S)(?:export\s+)?CUDA_VISIBLE_DEVICES=\S*(?:\s*;)?\s*"
+    r"|\s+--(?:include|exclude)(?:=\S+|\s+\S+)")
+
+
+def without_pins(text: str) -> str | None:
+    """The launch with its device pins (CUDA_VISIBLE_DEVICES, deepspeed's
+    --include/--exclude) taken out, so a launcher takes the machine's GPUs
+    from 0; None if it has none."""
+    if len(text) > MAX_REWRITE_CHARS:
+        return None
+    out = _DEVICE_CAPS.sub("", text).strip()
+    out = re.sub(r"^env\s+(?![-\w]*=|-)", "", out)
+    return out if out and out != text.strip() else None
 
 
 def unpinned(text: str) -> str | None:
