@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from critics import launchers, shell
+from critics import launchers, shell, shell_expand
 
 # The largest count the critic expands: loop items, seq and brace ranges, GNU
 # parallel slots, launcher sizes. A node has at most 8-16 GPUs and a phase at
@@ -139,30 +139,9 @@ def _arith(expr: str, env: dict[str, str]) -> int | None:
 
 
 def expand(word: str, env: dict[str, str]) -> str | None:
-    """Expand variables and arithmetic in a word; None if something is unknown."""
-    unknown = False
-
-    def arith(match: re.Match[str]) -> str:
-        nonlocal unknown
-        value = _arith(match.group(1), env)
-        if value is None:
-            unknown = True
-            return "?"
-        return str(value)
-
-    def var(match: re.Match[str]) -> str:
-        nonlocal unknown
-        name = match.group(1) or match.group(2)
-        if name not in env:
-            unknown = True
-            return "?"
-        return env[name]
-
-    text = re.sub(r"\$\(\((.*?)\)\)", arith, word)
-    text = re.sub(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)", var, text)
-    if "$(" in text or "${" in text or "`" in text:
-        unknown = True
-    return None if unknown else text
+    """Expand variables, arithmetic and parameter expansions in a word; None
+    if something is unknown (critics.shell_expand)."""
+    return shell_expand.expand(word, env)
 
 
 @dataclass
@@ -271,6 +250,9 @@ def _count(value: str | None, env: dict[str, str], default: int | None, flag: st
     raises Unreadable naming `flag value`."""
     if value is None:
         return default
+    construct = shell_expand.opaque_in(value)
+    if construct is not None:
+        raise Unreadable(f"{flag} is {construct}")
     expanded = expand(value, env)
     if expanded is None:
         return None
@@ -482,6 +464,12 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
             depth: int) -> None:
     state.charge(VISIT_COST + sum(len(w) for w in cmd.words) +
                  sum(len(v) for _, v in cmd.assignments))
+    # Bash expansion first: arrays, split variables, builtins that set variables.
+    evaluated = shell_expand.evaluate(cmd, env)
+    if evaluated is None:
+        return
+    cmd = evaluated
+    state.charge(sum(len(w) for w in cmd.words))
     local = dict(env)
     for name, value in cmd.assignments:
         expanded = expand(value, env)
@@ -510,7 +498,14 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         if tree is not None:
             _seq(tree, local, state, stream, depth + 1)
         return
+    hidden = shell_expand.unreadable_part(cmd, launcher=False)
+    if hidden is not None:
+        raise Unreadable(hidden)
     fan = _fanout(prog, local, state)
+    if fan or launcher(words, local):
+        hidden = shell_expand.unreadable_part(cmd, launcher=True)
+        if hidden is not None:
+            raise Unreadable(f"'{shell_expand.describe(words[:3])}': {hidden}")
     if fan:
         state.fanouts.append(fan)
         return
@@ -518,6 +513,9 @@ def _simple(cmd: shell.Simple, env: dict[str, str], state: _State, stream: _Stre
         state.model_split = True
     found = recognise(words, local, state.families)
     cvd = local.get("CUDA_VISIBLE_DEVICES")
+    pin = shell_expand.opaque_in(cvd)
+    if pin is not None and stream is not state.foreground:
+        raise Unreadable(f"a background worker's CUDA_VISIBLE_DEVICES is {pin}")
     if found and found.opaque is not None:
         state.opaque.append(found.opaque)
         return
@@ -582,10 +580,15 @@ def _unroll(items: Items, var: str, body: shell.Seq, env: dict[str, str], state:
     window of MAX_COUNT: if it pins background workers to GPUs the first did
     not, the loop spans more GPUs than any machine has; if not (`$((i % 8))`),
     the first window has seen them all."""
+    # One environment across passes, as in bash: a counter the body advances
+    # (`((g=(g+1)%8))`, `i=$((i+1))`) carries into the next pass.
+    loop_env = dict(env)
+
     def walk(first: int, last: int) -> None:
         for item in items.window(first, last):
             state.charge(VISIT_COST)
-            _seq(body, {**env, var: item}, state, stream, depth)
+            loop_env[var] = item
+            _seq(body, loop_env, state, stream, depth)
 
     walk(0, MAX_COUNT)
     if items.size() > MAX_COUNT:
@@ -600,23 +603,39 @@ def _command(cmd: shell.Command, env: dict[str, str], state: _State, stream: _St
     if isinstance(cmd, shell.Simple):
         _simple(cmd, env, state, stream, depth)
     elif isinstance(cmd, shell.For):
-        items = (_c_style_items(cmd.arith or "") if cmd.items is None
-                 else loop_items(cmd.items, env))
+        words = shell_expand.for_items(cmd, env)
+        items = (_c_style_items(shell_expand.c_style(cmd.arith or "", env)) if cmd.items is None
+                 else None if words is None else loop_items(words, env))
         if items is None:
             # Unknown iteration: walk the body once with the variable unknown.
             state.unknown_serial += 1
+            before = (len(state.streams), state.unpinned_background)
             _seq(cmd.body, {**env, cmd.var: f"?{cmd.var}"}, state, stream, depth)
+            _unknown_fanout(state, before, "a 'for' loop over "
+                            f"{shell_expand.describe(cmd.raw_items or [cmd.arith or ''])}")
             return
         var = cmd.var or _c_style_var(cmd.arith or "")
         _unroll(items, var, cmd.body, env, state, stream, depth)
     elif isinstance(cmd, shell.Loop):
+        before = (len(state.streams), state.unpinned_background)
         _seq(cmd.cond, env, state, stream, depth)
         _seq(cmd.body, dict(env), state, stream, depth)
+        _unknown_fanout(state, before, f"a '{'until' if cmd.until else 'while'}' loop")
     elif isinstance(cmd, shell.If):
         for part in cmd.parts:
             _seq(part, env, state, stream, depth)
     elif isinstance(cmd, shell.Group):
         _seq(cmd.body, dict(env) if cmd.subshell else env, state, stream, depth)
+
+
+def _unknown_fanout(state: _State, before: tuple[int, int], loop: str) -> None:
+    """A loop the critic cannot unroll that starts background workers pinned
+    to GPUs: how many GPUs they cover is unknown, not one. (Unpinned workers
+    all share the first GPU, however many there are.)"""
+    streams, unpinned = before
+    if len(state.streams) - streams > state.unpinned_background - unpinned:
+        raise Unreadable(f"{loop} that starts background workers pinned to GPUs: how many "
+                         "it starts is unknown")
 
 
 def _seq(seq: shell.Seq, env: dict[str, str], state: _State, stream: _Stream,
@@ -644,8 +663,13 @@ def analyze(launch: str, width: int | None = None,
         return _unreadable(f"a launch {exc}")
     except (shell.ShellSyntaxError, RecursionError) as exc:
         message = str(exc) if isinstance(exc, shell.ShellSyntaxError) else "nested too deeply"
-        return Launch(False, 1, f"the launch command does not parse as shell ({message})",
-                      syntax_error=message)
+        if width == 1:
+            # One GPU: nothing can idle, whatever the launch runs.
+            return Launch(False, 1, f"the launch command does not parse as shell ({message})",
+                          syntax_error=message)
+        launch = _unreadable(f"a launch that does not parse as shell ({message})")
+        launch.syntax_error = message
+        return launch
     state = _State(families=families, width=width)
     env = {"__width__": str(width)} if width is not None else {}
     try:

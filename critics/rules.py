@@ -7,6 +7,7 @@ verdict (conftest's deny/warn split).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -408,6 +409,35 @@ _WIDTH_FLAG = re.compile(
     r"tensor[-_]parallel[-_]size|data[-_]parallel[-_]size|world[-_]size|n[-_]?shards)"
     r"|(?<![\w-])-(?:tp|dp|P|j))[= ]?\s*(\d+)\b")
 _LAST_INDEX = re.compile(r"\bseq\s+0\s+(\d+)\b|\{0\.\.(\d+)\}|i\s*<\s*(\d+)\b")
+# A width held in a variable: the variable where a count or last index goes
+# (`--nproc_per_node=$NGPU`, `seq 0 $(( n - 1 ))`), set to a literal
+# (`NGPU=8`, `NGPU=${NGPU:-"8"}`, `${NGPU:-8}`).
+_VAR = r"\$\{?([A-Za-z_]\w*)"
+_WIDTH_VAR_USE = re.compile(_WIDTH_FLAG.pattern.replace(r"(\d+)\b", _VAR) + "|" +
+                            r"\$\(\(\s*\$?\{?([A-Za-z_]\w*)\}?\s*-\s*1\s*\)\)|"
+                            r"--num[-_]shards[= ]\s*\$\{?([A-Za-z_]\w*)")
+
+
+@functools.lru_cache(maxsize=16)
+def _var_use(count_literal: str) -> re.Pattern[str] | None:
+    """A family's count-literal pattern with a variable where the number goes."""
+    try:
+        return re.compile(count_literal.replace(r"(\d+)\b", _VAR))
+    except re.error:
+        return None
+
+
+def _width_var_literal(text: str, width: int, families: Families) -> str | None:
+    """`NGPU=8` (or `${NGPU:-8}`) when NGPU is where the launch states its width."""
+    family_use = _var_use(families.count_literal.pattern)  # type: ignore[attr-defined]
+    uses = [*_WIDTH_VAR_USE.finditer(text), *(family_use.finditer(text) if family_use else [])]
+    for use in uses:
+        name = next(g for g in use.groups() if g is not None)
+        for m in re.finditer(rf"(?<![\w$]){name}=(?:\$\{{{name}:?[-=])?[\"']?(\d+)[\"']?\}}?"
+                             rf"|\$\{{{name}:?[-=][\"']?(\d+)[\"']?\}}", text):
+            if small_int(m.group(1) or m.group(2)) == width:
+                return m.group(0)
+    return None
 
 
 def _without_comments(text: str) -> str:
@@ -479,6 +509,8 @@ class HardcodedWidth(Rule):
                 if small_int(value) == phase.width - 1:
                     literal = m.group(0)
                     break
+        if literal is None:
+            literal = _width_var_literal(code, phase.width, families)
         if literal is None:
             return []
         fixed = first_approving(ctx, phase.width,

@@ -78,7 +78,9 @@ def check_plan(plan: Plan) -> tuple[int, int]:
         phase = next(p for p in plan.phases if p.name == finding.phase)
         for option in options(finding):
             if not option.applicable:
-                prose += 1
+                # A suggestion is printed on its finding's one line: a multi-line
+                # launch (a script with arrays, functions) has no inline rewrite.
+                prose += "\n" not in phase.launch.strip()
                 continue
             fixed = apply(phase, option)
             again = review_plan(replace(plan, phases=(fixed,)), CFG).findings
