@@ -42,8 +42,11 @@ class Token:
     end: int = 0
 
 
-def _read_balanced(text: str, i: int, open_: str, close: str) -> int:
-    """Index just past the `close` that balances the `open_` at text[i]."""
+def _read_balanced(text: str, i: int, open_: str, close: str, comments: bool = False,
+                   what: str = "") -> int:
+    """Index just past the `close` that balances the `open_` at text[i].
+    `comments`: skip `# ...` to the end of the line (array literals, where
+    Megatron-style flag arrays put a `# why` after each flag, apostrophes and all)."""
     depth = 0
     quote = ""
     while i < len(text):
@@ -59,6 +62,10 @@ def _read_balanced(text: str, i: int, open_: str, close: str) -> int:
         elif ch == "\\":
             i += 2
             continue
+        elif comments and ch == "#" and text[i - 1] in " \t\n(":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
         elif ch == open_:
             depth += 1
         elif ch == close:
@@ -66,7 +73,7 @@ def _read_balanced(text: str, i: int, open_: str, close: str) -> int:
             if depth == 0:
                 return i + 1
         i += 1
-    raise ShellSyntaxError(f"unbalanced {open_!r}")
+    raise ShellSyntaxError(f"unbalanced {open_!r}{what}")
 
 
 def _dollar(text: str, i: int) -> tuple[str, int]:
@@ -83,39 +90,6 @@ def _dollar(text: str, i: int) -> tuple[str, int]:
 
 _ARRAY_HEAD = re.compile(r"[A-Za-z_]\w*(\[[^\]]*\])?\+?=")
 _TEST_END = re.compile(r"[ \t]\]\](?=[\s;&|)]|$)")
-
-
-def _read_array(text: str, i: int) -> int:
-    """Index just past the `)` closing the array literal `(` at text[i]. Unlike
-    `_read_balanced` it skips comments: Megatron-style flag arrays put one
-    flag per line with a `# why` after it, apostrophes and all."""
-    depth = 0
-    quote = ""
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\" and quote == '"':
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\":
-            i += 2
-            continue
-        elif ch == "#" and text[i - 1] in " \t\n(":
-            while i < len(text) and text[i] != "\n":
-                i += 1
-            continue
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ShellSyntaxError("unbalanced '(' in an array")
 
 
 def _skip_heredocs(text: str, i: int, pending: list[tuple[str, bool]]) -> int:
@@ -230,7 +204,8 @@ def tokenize(text: str) -> list[Token]:
             word.append("$(" + text[i + 1:end] + ")")
             i = end + 1
         elif ch == "(" and in_word and _ARRAY_HEAD.fullmatch("".join(word)):
-            end = _read_array(text, i)  # NAME=( ... ): an array literal, kept whole
+            # NAME=( ... ): an array literal, kept whole
+            end = _read_balanced(text, i, "(", ")", comments=True, what=" in an array")
             word.append(text[i:end])
             i = end
         else:
