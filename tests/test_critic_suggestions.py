@@ -22,23 +22,13 @@ from critics.review import review_plan
 from critics.rules import RULES, Finding
 from router import config
 from router.section9 import Phase, Plan, parse_plan, read_plan
+from tests.test_critic_rules import plan_for
 
 ROOT = Path(__file__).parent.parent
 CFG = config.load()
 PLAN_FILES = sorted((ROOT / "tests" / "critic_corpus").glob("*.md")) + \
     sorted((ROOT / "examples" / "workspace" / "plans").glob("*.md"))
 WIDTH = re.compile(r"(?:set width: |downsize to width )(\d+)")
-
-
-def plan_for(example: dict, intent: str = "capture-7b") -> str:
-    """A one-phase plan (as tests/test_critic_rules.py builds them)."""
-    axis = example.get("shardable_axis")
-    axis_line = (f"    shardable_axis: {{name: {axis['name']}, size: {axis['size']}}}\n"
-                 if axis else "")
-    launch = str(example["launch"]).replace("'", "''")
-    return ("# Plan\n\n## §9 Compute\n\n```yaml\nphases:\n  - name: main\n"
-            f"    intent: {intent}\n    width: {example['width']}\n"
-            f"    gpu_hours: {example['gpu_hours']}\n{axis_line}    launch: '{launch}'\n```\n")
 
 
 @dataclass(frozen=True)
