@@ -21,6 +21,7 @@ semgrep, a pre-commit call on 5 files that need no libcst within 3x of
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -30,6 +31,13 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+
+# The checkout under test, whether or not it is installed: the benchmark's
+# subprocesses run `python -m lint` from a temporary folder.
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
 
 TEMPLATES = [
     '''
@@ -116,11 +124,17 @@ def generate(root: Path, files: int, rng: random.Random) -> list[Path]:
 
 
 def timed(argv: list[str], cwd: Path, runs: int = 1) -> float:
+    """Median wall time of argv. A run that crashed (exit >= 2: an import
+    error, a bad flag) would time nothing, so it stops the benchmark."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        done = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, env=ENV)
         times.append(time.perf_counter() - start)
+        if done.returncode not in (0, 1):
+            tail = (done.stderr.strip().splitlines() or ["(no stderr)"])[-1]
+            raise SystemExit(f"bench: {' '.join(argv[:4])} exited {done.returncode}: {tail}")
     return statistics.median(times)
 
 
@@ -222,7 +236,7 @@ def main() -> int:
             (work / "pyproject.toml").write_text(
                 '[tool.fixit]\nroot = true\ndisable = ["fixit.rules"]\n'
                 'enable = ["benchrules.dollar"]\n')
-            env_cmd = ["env", f"PYTHONPATH={work}", fixit, "lint", "fixit_sample"]
+            env_cmd = ["env", f"PYTHONPATH={work}{os.pathsep}{ROOT}", fixit, "lint", "fixit_sample"]
             rows.append((f"fixit, equivalent rule (x{scale:.1f} from {len(sample)})",
                          timed(env_cmd, work) * scale))
         semgrep = shutil.which("semgrep")

@@ -231,3 +231,68 @@ def test_positions_match_libcsts_whole_module_positions(text: str) -> None:
         for node in (hit.node, hit.fix):
             if node is not None:
                 assert fast[node] == full[node], hit.message
+
+
+# ---- enforcement in two steps, and a money class imported from another file ----------
+
+FLAG_MODULE = '''class CostTracker:
+    def __init__(self, max_value: float) -> None:
+        self.max_value = max_value
+        self.current_value = 0.0
+
+    def exceeded(self) -> bool:
+        return self.current_value >= self.max_value
+'''
+
+USER_MODULE = '''from flags import CostTracker
+
+tracker = CostTracker(max_value=10.0)
+
+
+def run(steps):
+    for step in steps:
+        if tracker.exceeded():
+            break
+        step()
+'''
+
+
+def test_a_money_class_compare_and_its_imported_construction_are_both_caps(
+        tmp_path: Path) -> None:
+    (tmp_path / "flags.py").write_text(FLAG_MODULE)
+    (tmp_path / "run.py").write_text(USER_MODULE)
+    done = subprocess.run([sys.executable, "-m", "lint", "--select", "dollar-cap",
+                           "--format", "json", "flags.py", "run.py"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    found = {(f["path"], f["line"]) for f in json.loads(done.stdout)}
+    assert found == {("flags.py", 7), ("run.py", 3)}, done.stdout
+
+
+def test_the_same_shapes_counting_steps_are_not_caps() -> None:
+    text = FLAG_MODULE.replace("CostTracker", "StepTracker")
+    assert dollar_cap.check("flags.py", text) == []
+    assert dollar_cap.check("run.py", USER_MODULE.replace("CostTracker", "StepTracker")) == []
+
+
+def test_a_generic_check_counts_only_when_a_gate_stops_on_it() -> None:
+    meter = "class Meter:\n    def over(self):\n        return self.cost_so_far > 25.0\n"
+    assert dollar_cap.check("m.py", meter) == []  # nobody stops on it: a report
+    gated = meter + "\n\ndef charge(m):\n    if m.over():\n        raise SystemExit(1)\n"
+    assert [(f.line, f.col) for f in dollar_cap.check("m.py", gated)] == [(3, 16)]
+    logged = meter + "\n\ndef charge(m):\n    if m.over():\n        print('expensive')\n"
+    assert dollar_cap.check("m.py", logged) == []
+
+
+def test_a_test_building_a_money_class_with_numbers_is_fixture_data() -> None:
+    text = "flag = BudgetControlFlag(max_value=12.5, current_value=0.0)\n"
+    assert [f.line for f in dollar_cap.check("agent/session.py", text)] == [1]
+    assert dollar_cap.check("tests/test_flags.py", text) == []
+
+
+def test_telemetry_keyword_arguments_are_reports() -> None:
+    text = ("posthog.capture(distinct_id=u, event='credit_limit_reached',\n"
+            "                properties={'current_budget': spent, 'max_budget': 20.0})\n"
+            "logger.info('cap', extra={'max_budget_per_task': 4.0})\n")
+    assert dollar_cap.check("agent/telemetry.py", text) == []
+    # The same dict handed to a call that configures is a cap.
+    assert dollar_cap.check("agent/setup.py", "configure(settings={'max_budget': 20.0})\n")

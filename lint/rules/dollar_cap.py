@@ -39,7 +39,8 @@ REPORT_CALLS = {"print", "debug", "info", "warning", "warn", "error", "exception
                 "log", "emit", "track", "record", "capture_message", "set_tag", "set_tags",
                 "log_metric", "log_metrics", "log_param", "log_params", "set_attribute",
                 "set_attributes", "echo", "secho", "format", "dumps", "add_scalar",
-                "add_scalars", "send_event", "publish", "notify", "display", "render"}
+                "add_scalars", "send_event", "publish", "notify", "display", "render",
+                "capture", "capture_event", "observe", "timing"}
 # Names that hold a report (a telemetry dict, a run name), not a setting.
 REPORT_WORDS = {"metrics", "metric", "telemetry", "stats", "summary", "payload", "event",
                 "events", "tags", "attributes", "report", "log", "logs", "title", "message",
@@ -55,26 +56,33 @@ STOP_CALLS = {"exit", "abort", "stop", "cancel", "terminate", "halt", "kill", "s
 def needs_parse(text: str) -> bool:
     """Cheap, exact-enough prefilter: can this file hold a finding at all?
 
-    A finding needs either a name that is a dollar cap (an identifier or a
-    string) or a gating line (`if`/`while`/`assert`/`return` with `<`/`>`) that
-    mentions money. Most files that mention cost at all (estimates, reports)
-    have neither and are never parsed. The scans run in C: substring tests on
+    A finding needs a name that is a dollar cap (an identifier or a string),
+    a class named for money beside a limit name, or a gating line
+    (`if`/`while`/`assert`/`return` with `<`/`>`) that mentions money. Most
+    files that mention cost at all (estimates, reports) have none of these
+    and are never parsed. The scans run in C: substring tests on
     lowercased text, one regex pass over the distinct identifiers; Python only
     looks at each distinct money word once."""
     low = text.lower()
     if not any(key in low for key in MONEY_KEYS):
         return False
-    joined = "\n".join(set(_IDENTIFIER.findall(text)))
+    identifiers = set(_IDENTIFIER.findall(text))
+    joined = "\n".join(identifiers)
     joined_low = joined.lower()
     seen: set[int] = set()
+    money_class = False
     for match in _MONEY_LOWER.finditer(joined_low):
         start = joined_low.rfind("\n", 0, match.start()) + 1
         if start in seen:
             continue
         seen.add(start)
         end = joined_low.find("\n", match.end())
-        if is_dollar_cap_name(joined[start:end if end >= 0 else len(joined)]):
+        name = joined[start:end if end >= 0 else len(joined)]
+        if is_dollar_cap_name(name):
             return True
+        money_class = money_class or (name[:1].isupper() and not name.isupper())
+    if money_class and any(is_limit_name(name) for name in identifiers):
+        return True  # a class named for money with a limit: `SpendFlag(max_value=…)`
     return any(key in line for line in _GATE_LINE.findall(low) for key in MONEY_KEYS)
 
 
@@ -231,6 +239,30 @@ def _comparisons(expr: Any) -> list[Any]:
     return []
 
 
+def _checks_called(test: Any) -> set[tuple[str, bool]]:
+    """The functions a gate's test calls and the attributes it reads as a
+    truth value (`if self.reached_limit():`, `if not over_budget():`,
+    `if self._hit_limit:`), each with whether it is read through self."""
+    import libcst as cst
+
+    found: set[tuple[str, bool]] = set()
+    parts = [test]
+    while parts:
+        node = parts.pop()
+        if isinstance(node, cst.UnaryOperation):
+            parts.append(node.expression)
+        elif isinstance(node, cst.BooleanOperation):
+            parts.extend((node.left, node.right))
+        elif isinstance(node, cst.Call):
+            parts.append(node.func)
+        elif isinstance(node, cst.Attribute):
+            own = isinstance(node.value, cst.Name) and node.value.value in ("self", "cls")
+            found.add((node.attr.value, own))
+        elif isinstance(node, cst.Name):
+            found.add((node.value, False))
+    return found
+
+
 def _stops(body: Any) -> bool:
     """Does a block raise, return, break, continue or call something that stops?"""
     import libcst as cst
@@ -282,6 +314,11 @@ def _reporting(node: Any) -> bool:
                (_name_of(target.target) for target in node.targets) if name)
 
 
+def _reporting_keyword(arg: Any) -> bool:
+    """A keyword argument that carries a report (`properties=`, `extra=`, `tags=`)."""
+    return arg.keyword is not None and bool(words(arg.keyword.value) & REPORT_WORDS)
+
+
 def _is_test_file(path: str) -> bool:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     return name.startswith("test_") or name.endswith("_test.py") or \
@@ -321,6 +358,12 @@ def _visitor_class() -> type:
             self.attr_of: dict[tuple[str, str], str] = {}  # (class, param) -> attribute
             self.constructions: list[tuple[str, list[tuple[str | int, list[str]]]]] = []
             self.cap_attrs: dict[str, set[str]] = {}  # class -> attributes holding a cap
+            # Two-step enforcement, as in a budget flag: a method returns (or an
+            # attribute stores) a comparison, and a gate elsewhere calls it and
+            # raises. (comparison, class, method, attribute, top) and the
+            # (class, method or attribute) pairs that some gate stops on.
+            self.deferred: list[tuple[Any, str | None, str | None, str | None, int]] = []
+            self.stopping_checks: set[tuple[str | None, str]] = set()
 
         def hit(self, node: Any, message: str, fix: Any = None) -> None:
             self.hits.append(_Hit(node, message, fix, self.top))
@@ -399,6 +442,7 @@ def _visitor_class() -> type:
                         isinstance(node.value, cst.Name) and \
                         _name_of(tgt.value) == "self":
                     self.attr_of[(self.classes[-1], node.value.value)] = tgt.attr.value
+                self.defer(node.value, name)
             if _reporting(node):
                 self.report += 1
 
@@ -433,6 +477,9 @@ def _visitor_class() -> type:
                 self.hit(node, f"parameter '{name}' takes a dollar cap", fix)
 
         def visit_Arg(self, node: cst.Arg) -> None:
+            if _reporting_keyword(node):
+                # `properties={...}`, `extra={...}`, `tags=...`: what the call reports.
+                self.report += 1
             if self.report:
                 return
             call = self.calls[-1] if self.calls else None
@@ -446,6 +493,14 @@ def _visitor_class() -> type:
                         (has_money(callee) or is_limit_name(keyword)):
                     self.hit(node, f"argument '{keyword}' passes a dollar cap "
                                    f"into {callee or 'a call'}")
+                elif not self.test_file and callee[:1].isupper() and has_money(callee) \
+                        and is_limit_name(keyword) \
+                        and _number(node.value) is not None and not _is_removal(node.value):
+                    # `BudgetControlFlag(max_value=10.0)`: the class is named for
+                    # money (here or in the module it is imported from), so its
+                    # limit is a dollar cap. No fix: the class compares against
+                    # it, so None there would fail at run time.
+                    self.hit(node, f"argument '{keyword}' sets the dollar cap of {callee}")
                 return
             value = _string_value(node.value)
             if not value or call is None or call.args[0] is not node:
@@ -459,6 +514,10 @@ def _visitor_class() -> type:
                 default = call.args[1].value if len(call.args) > 1 else None
                 if default is None or not _env_default_removes(default):
                     self.set_hit(node, value, "environment variable", None)
+
+        def leave_Arg(self, node: cst.Arg) -> None:
+            if _reporting_keyword(node):
+                self.report -= 1
 
         def visit_Subscript(self, node: cst.Subscript) -> None:
             if self.report or not _is_environ(node.value, subscript=True):
@@ -482,6 +541,23 @@ def _visitor_class() -> type:
 
         def visit_If(self, node: cst.If) -> None:
             self.gate(node.test, _Lazy(node.body), "if")
+            checked = _checks_called(node.test)
+            if checked and _stops(node.body):
+                owner = self.classes[-1] if self.classes else None
+                # `self.over()` is this class's method; `tracker.over()` may be any class's.
+                self.stopping_checks.update((owner if own else None, name)
+                                            for name, own in checked)
+
+        def defer(self, value: Any, attribute: str | None) -> None:
+            """A comparison a function returns or an attribute stores: it
+            enforces a cap only if some gate calls that function (or reads
+            that attribute) and stops."""
+            if value is None or not self.functions:
+                return
+            owner = self.classes[-1] if self.classes else None
+            for comparison in _comparisons(value):
+                self.deferred.append((comparison, owner, self.functions[-1], attribute,
+                                      self.top))
 
         def visit_While(self, node: cst.While) -> None:
             self.gate(node.test, True, "loop")
@@ -491,6 +567,7 @@ def _visitor_class() -> type:
 
         def visit_Return(self, node: cst.Return) -> None:
             self.gate(node.value, False, "return")
+            self.defer(node.value, None)
             if node.value is not None and self.functions and any(
                     is_dollar_cap_name(n) for n in _leaf_names(node.value)):
                 self.cap_functions.add(self.functions[-1])
@@ -546,6 +623,22 @@ def _visitor_class() -> type:
             for comparison, stops, loop, owner, top in self.gates:
                 message = self._gate(comparison, stops, loop, owner)
                 if message:
+                    self.hits.append(_Hit(comparison, message, top=top))
+            flagged = {id(hit.node) for hit in self.hits}
+            for comparison, owner, method, attribute, top in self.deferred:
+                if id(comparison) in flagged:
+                    continue
+                # In a class named for money, a method that compares its limit
+                # is enough context (the gate that calls it may be in another
+                # file); elsewhere a gate must be seen calling it and stopping.
+                if not (owner in self.money_classes and method != "__init__") and not (
+                        (owner, method) in self.stopping_checks
+                        or (None, method) in self.stopping_checks
+                        or (attribute and (owner, attribute) in self.stopping_checks)):
+                    continue
+                message = self._gate(comparison, True, False, owner)
+                if message:
+                    flagged.add(id(comparison))
                     self.hits.append(_Hit(comparison, message, top=top))
 
         def _gate(self, comparison: Any, stops: Any, loop: bool,
@@ -789,8 +882,10 @@ class DollarCap(Rule):
     constructor or keyword argument, an argparse default, a config key with a
     number. Enforced: a spend compared with a limit where the comparison gates,
     raises, stops or breaks, also through a class or variable that carries
-    the limit. Not a cap: a removal (None, 0, dropping a column), a report
-    (logging, formatting, telemetry), a sign or sanity check against 0, and
+    the limit (a method of a class named for money that compares its limit,
+    or a function whose compare a gate in the same file stops on). Not a
+    cap: a removal (None, 0, dropping a column), a report (logging,
+    formatting, telemetry), a sign or sanity check against 0, and
     limits on anything that is not money. Money words win over unit words:
     max_usd_per_hour is a cap. Wall-clock is the scarce resource and GCP
     credits are not, so a dollar cap trades hours for pennies."""
@@ -812,6 +907,11 @@ class DollarCap(Rule):
         Example("if cost < 0:\n    raise ValueError('negative cost')"),
         Example("if input_cost > 0 or output_cost > 0:\n    print(input_cost + output_cost)"),
         Example("while frontier and edge.cost < best.cost:\n    best = frontier.pop()"),
+        Example("posthog.capture(event='limit', properties={'max_budget': flag.max_value})"),
+        Example("class IterationFlag:\n    def reached(self):\n"
+                "        return self.current_value >= self.max_value\n"
+                "    def step(self):\n        if self.reached():\n"
+                "            raise RuntimeError('too many steps')"),
     ]
     INVALID: ClassVar[list[Example]] = [
         Example('MAX_COST_USD = 50.0', 1, 1),
@@ -829,6 +929,12 @@ class DollarCap(Rule):
                 "        if self.current_value >= self.max_value:\n"
                 "            raise RuntimeError('Agent reached maximum budget')", 3, 12),
         Example("if instance_cost > 1.1 * config.cost_limit > 0:\n    break", 1, 4),
+        Example("class SpendFlag:\n    def reached(self):\n"
+                "        return self.current_value >= self.max_value", 3, 16),
+        Example("class Meter:\n    def over(self):\n        return self.cost_so_far > 25.0\n"
+                "def charge(meter):\n    if meter.over():\n"
+                "        raise SystemExit('out of money')", 3, 16),
+        Example("flag = BudgetControlFlag(max_value=12.5, current_value=0.0)", 1, 26),
     ]
 
     def check(self, ctx: Context) -> list[Finding]:
