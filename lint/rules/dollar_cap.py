@@ -47,6 +47,10 @@ REPORT_WORDS = {"metrics", "metric", "telemetry", "stats", "summary", "payload",
                 "msg", "label", "labels", "details", "properties", "extra", "row", "rows",
                 "record", "records", "usage", "display", "description", "help", "gauge",
                 "counter", "histogram", "span", "trace"}
+# Classes whose fields only report (a metrics or stats record), not settings.
+# Narrower than REPORT_WORDS: a `UsageLimits` class is settings.
+REPORT_CLASS_WORDS = {"metrics", "metric", "telemetry", "stats", "statistics", "summary",
+                      "report", "event", "events"}
 FLAG_CALLS = {"add_argument", "add_option", "option", "Option", "argument", "Argument"}
 ENV_CALLS = {"getenv", "get", "environ_get"}
 STOP_CALLS = {"exit", "abort", "stop", "cancel", "terminate", "halt", "kill", "shutdown",
@@ -396,9 +400,13 @@ def _visitor_class() -> type:
             self.classes.append(node.name.value)
             self.bases[node.name.value] = [b for b in (_name_of(a.value) for a in node.bases)
                                            if b]
+            if words(node.name.value) & REPORT_CLASS_WORDS:
+                self.report += 1  # what a Metrics class stores or returns is a report
 
         def leave_ClassDef(self, node: cst.ClassDef) -> None:
             self.classes.pop()
+            if words(node.name.value) & REPORT_CLASS_WORDS:
+                self.report -= 1
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             self.functions.append(node.name.value)
@@ -908,6 +916,8 @@ class DollarCap(Rule):
         Example("if input_cost > 0 or output_cost > 0:\n    print(input_cost + output_cost)"),
         Example("while frontier and edge.cost < best.cost:\n    best = frontier.pop()"),
         Example("posthog.capture(event='limit', properties={'max_budget': flag.max_value})"),
+        Example("class Metrics:\n    def get(self) -> dict:\n"
+                "        return {'max_budget_per_task': self._max_budget_per_task}"),
         Example("class IterationFlag:\n    def reached(self):\n"
                 "        return self.current_value >= self.max_value\n"
                 "    def step(self):\n        if self.reached():\n"
