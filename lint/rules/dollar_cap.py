@@ -367,12 +367,23 @@ def _visitor_class() -> type:
             # raises. (comparison, class, method, attribute, top) and the
             # (class, method or attribute) pairs that some gate stops on.
             self.deferred: list[tuple[Any, str | None, str | None, str | None, int]] = []
-            self.stopping_checks: set[tuple[str | None, str]] = set()
+            self.check_gates: list[tuple[set[tuple[str | None, str]], _Lazy]] = []
 
         def hit(self, node: Any, message: str, fix: Any = None) -> None:
             self.hits.append(_Hit(node, message, fix, self.top))
 
         # ---- context ---------------------------------------------------------------------
+
+        # Subtrees that never set or enforce a cap: not walked (the walk is most
+        # of the rule's cost on a large file).
+        def visit_Import(self, node: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            return False
+
+        def visit_Annotation(self, node: cst.Annotation) -> bool:
+            return False
 
         def visit_Call(self, node: cst.Call) -> None:
             self.calls.append(node)
@@ -550,11 +561,13 @@ def _visitor_class() -> type:
         def visit_If(self, node: cst.If) -> None:
             self.gate(node.test, _Lazy(node.body), "if")
             checked = _checks_called(node.test)
-            if checked and _stops(node.body):
+            if checked:
                 owner = self.classes[-1] if self.classes else None
-                # `self.over()` is this class's method; `tracker.over()` may be any class's.
-                self.stopping_checks.update((owner if own else None, name)
-                                            for name, own in checked)
+                # `self.over()` is this class's method; `tracker.over()` may be any
+                # class's. Whether the body stops is asked only if a deferred
+                # comparison needs it (_Lazy).
+                self.check_gates.append(({(owner if own else None, name)
+                                          for name, own in checked}, _Lazy(node.body)))
 
         def defer(self, value: Any, attribute: str | None) -> None:
             """A comparison a function returns or an attribute stores: it
@@ -633,6 +646,10 @@ def _visitor_class() -> type:
                 if message:
                     self.hits.append(_Hit(comparison, message, top=top))
             flagged = {id(hit.node) for hit in self.hits}
+            wanted = {key for _, owner, method, attribute, _ in self.deferred
+                      for key in ((owner, method), (None, method), (owner, attribute))}
+            stopping_checks = {key for keys, stops in self.check_gates
+                               if keys & wanted and stops for key in keys}
             for comparison, owner, method, attribute, top in self.deferred:
                 if id(comparison) in flagged:
                     continue
@@ -640,9 +657,9 @@ def _visitor_class() -> type:
                 # is enough context (the gate that calls it may be in another
                 # file); elsewhere a gate must be seen calling it and stopping.
                 if not (owner in self.money_classes and method != "__init__") and not (
-                        (owner, method) in self.stopping_checks
-                        or (None, method) in self.stopping_checks
-                        or (attribute and (owner, attribute) in self.stopping_checks)):
+                        (owner, method) in stopping_checks
+                        or (None, method) in stopping_checks
+                        or (attribute and (owner, attribute) in stopping_checks)):
                     continue
                 message = self._gate(comparison, True, False, owner)
                 if message:
