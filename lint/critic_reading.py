@@ -96,8 +96,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 props.append(Prop("narrow-at", (gh.value,), negated, gh.start, gh.end,
                                   "widening threshold"))
             continue
-        if any(r.value == _narrow_rule(reader) for r in rules) or _NARROW.search(s.text) or \
-                _NARROW.search(unit.heading):
+        # Without the rule named, an amount is the threshold only where a cue says
+        # so: "6 GPU-hours at width 1 is a 6 h job" is arithmetic, not a threshold.
+        if any(r.value == _narrow_rule(reader) for r in rules) or (
+                (_NARROW.search(s.text) or _NARROW.search(unit.heading))
+                and (gh in cued or re.search(r"\bthreshold|\bnarrow", s.text, re.I))):
             span = (gh.start, gh.end)
             props.append(Prop("critic-threshold", (gh.value,),
                               reader.negated_before(gh.start), gh.start, gh.end,

@@ -41,7 +41,7 @@ PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
                          r"excluded|includ\w*|is|are)\b|n't\b|❌|✅", re.I)
 # ", and the critic REVISEs it": a new clause, so a negation before it stays behind
-CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|"
+CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|only|instead|"
                            r"hence|thus)\b|\s\((?=[^)]*\))", re.I)
 COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
 KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"

@@ -391,6 +391,8 @@ class OrderReading(ReaderBase):
             word = self.unit_text[cue.start:cue.end].lower()
             if self.length_class(cue.start) and self._nearest_model(cue):
                 continue  # "short jobs lead with SPOT": the length reader's
+            if word in ("first", "last") and self._modifies_other_noun(cue):
+                continue  # "the first Tuesday of each month": an ordinal of something else
             target = self._attach(cue, word)
             if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
                 continue
@@ -405,6 +407,21 @@ class OrderReading(ReaderBase):
                     self.s.text, re.I):
                 kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
             self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
+
+    # "first"/"last" as an adjective on a noun of time or of a document: an
+    # ordinal of something else, not a rung's position.
+    OTHER_ORDINALS = re.compile(
+        r"(?:time|times|day|days|week|weekend|month|year|hour|minute|night|morning|"
+        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|login|line|lines|"
+        r"thing|things|page|section|paragraph|commit|message|entry|few|couple|half|"
+        r"quarter|sprint|release|epoch|checkpoint|batch|token|tokens|row|column|"
+        r"argument|item|element|occurrence|call|boot|startup)\b", re.I)
+
+    def _modifies_other_noun(self, cue: Token) -> bool:
+        """'first'/'last' used as an adjective: "the first Tuesday of each
+        month", "the last log line"."""
+        m = re.match(r"[ \t]+([A-Za-z][\w-]*)", self.unit_text[cue.end:cue.end + 40])
+        return bool(m and self.OTHER_ORDINALS.fullmatch(m.group(1)))
 
     def _ordinal_first(self, cue: Token) -> bool:
         """'First, …' opening a sentence is ordinal prose, read with its siblings;
