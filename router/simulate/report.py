@@ -1,0 +1,52 @@
+"""`simulate` output: a table per policy (text), or the contract's JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from router.simulate.model import CapacityModel
+
+NO_INFO_TREATMENT = "treated as no capacity"
+
+
+def _hours(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} h"
+
+
+def render_json(summaries: list[dict[str, Any]], model: CapacityModel, seed: int) -> str:
+    doc = {"policies": summaries,
+           "model": {"source": model.source, "notes": model.notes}, "seed": seed}
+    return json.dumps(doc, indent=2)
+
+
+def render_text(summaries: list[dict[str, Any]], model: CapacityModel, seed: int) -> str:
+    lines = [f"capacity model: {model.source} (seed {seed})"]
+    lines += [f"  note: {note}" for note in model.notes]
+    for s in summaries:
+        request = s["request"]
+        runs = s["runs"]
+        lines.append("")
+        lines.append(f"policy {s['policy']}: {runs} runs of {request['intent']} "
+                     f"×{request['width']} for {request['hours']:g} h, {s['rungs']} rungs "
+                     f"({s['ladder']})")
+        rows = [("time to capacity", _hours(s["time_to_capacity_hours"]["p50"]),
+                 _hours(s["time_to_capacity_hours"]["p90"])),
+                ("makespan", _hours(s["makespan_hours"]["p50"]),
+                 _hours(s["makespan_hours"]["p90"]))]
+        lines.append(f"  {'':18} {'p50':>9} {'p90':>9}")
+        lines += [f"  {name:18} {p50:>9} {p90:>9}" for name, p50, p90 in rows]
+        lines.append(f"  {'GPU-hours':18} {s['gpu_hours']:.2f} per run "
+                     f"({s['restarts_per_run']:.2f} preemption restarts per run)")
+        lines.append(f"  {'RunPod GPU-hours':18} {s['runpod_gpu_hours']:.2f} per run "
+                     "(real dollars)")
+        landed = "  ".join(f"{label} {share:.0%}" for label, share in s["landed"].items())
+        lines.append(f"  {'landed':18} {landed or '-'}")
+        lines.append(f"  {'exhausted':18} {s['exhausted']} of {runs} runs")
+        unknown = s["rungs_without_information"]
+        if unknown:
+            shown = ", ".join(unknown[:3]) + (f", +{len(unknown) - 3} more"
+                                              if len(unknown) > 3 else "")
+            lines.append(f"  {len(unknown)} rungs without information: {NO_INFO_TREATMENT} "
+                         f"({shown})")
+    return "\n".join(lines)
