@@ -37,7 +37,11 @@ def _model(args: argparse.Namespace, ladder_path: str | None) -> CapacityModel:
 def require_matplotlib() -> None:
     from importlib.util import find_spec
 
-    if find_spec("matplotlib") is None:
+    try:
+        found = find_spec("matplotlib") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
         raise UsageError(f"--plot needs matplotlib, in the 'plot' extra: {INSTALL_PLOT}")
 
 
