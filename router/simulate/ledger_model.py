@@ -27,6 +27,7 @@ from router.simulate.model import (
     DEFAULT_CREATE_LATENCY_S,
     DEFAULT_INSERT_LATENCY_S,
     MAX_HOURS,
+    MIN_MEAN_HOURS,
     CapacityModel,
     GcpEntry,
     Lane,
@@ -123,6 +124,8 @@ def estimate(attempts: list[dict[str, Any]], source: str) -> CapacityModel:
         share = _launched_share(tries)
         stock_in = MAX_HOURS if share == 1 else min(MAX_HOURS, ASSUMED_OUT_HOURS * share /
                                                     (1 - share))
+        if 0 < stock_in < MIN_MEAN_HOURS:
+            stock_in = MIN_MEAN_HOURS
         stock_out = 0.0 if share == 1 else ASSUMED_OUT_HOURS
         latency = _mean([a["latency_seconds"] for a in tries if a["latency_seconds"]])
         model.gcp.append(GcpEntry((machine_type,), (provisioning,), (zone,),

@@ -39,6 +39,7 @@ from router import yamlsafe
 from router.config import PROVISIONING_MODELS, LadderConfig, brief, shown_path, text_problem
 
 MAX_HOURS = 1_000_000.0
+MIN_MEAN_HOURS = 1e-6  # a spell shorter than 3.6 ms is not a stock process (0 means never)
 MAX_RATE = 1_000_000.0  # events per hour
 MAX_LATENCY_S = 86_400.0
 MAX_WAIT_MINUTES = 1_000_000.0
@@ -240,6 +241,11 @@ def _gcp(r: _Reader, raw: Any, model: CapacityModel) -> None:
         stock_in = r.number(body["mean_hours_in_stock"], (*p, "mean_hours_in_stock"), MAX_HOURS)
         stock_out = r.number(body["mean_hours_out_of_stock"], (*p, "mean_hours_out_of_stock"),
                              MAX_HOURS)
+        for key, value in (("mean_hours_in_stock", stock_in),
+                           ("mean_hours_out_of_stock", stock_out)):
+            if 0 < value < MIN_MEAN_HOURS:
+                raise r.fail((*p, key), f"{r.key((*p, key))}: expected 0 or at least "
+                                        f"{MIN_MEAN_HOURS:g} hours, got {value!r}")
         if stock_in == 0 and stock_out == 0:
             raise r.fail(p, f"{r.key(p)}: mean_hours_in_stock and mean_hours_out_of_stock "
                             "cannot both be 0")

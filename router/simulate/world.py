@@ -17,6 +17,7 @@ from router.simulate.model import CapacityModel, Stock
 
 HOUR = 3600.0
 DAY = 86_400.0
+STATIONARY_CYCLES = 50  # mean in+out cycles after which a process is drawn afresh
 
 
 class VirtualClock:
@@ -62,6 +63,11 @@ class World:
             state = self.rng.random() < stock.in_stock_share
             spell = (state, now + self._spell(stock, state))
         state, until = spell
+        if now - until > STATIONARY_CYCLES * (stock.mean_hours_in + stock.mean_hours_out) * HOUR:
+            # Long unobserved: the two-state chain has forgotten where it was
+            # (its memory decays like exp(-cycles)); draw it afresh.
+            state = self.rng.random() < stock.in_stock_share
+            until = now + self._spell(stock, state)
         while until <= now:  # advance lazily through the spells we skipped
             state = not state
             until += self._spell(stock, state)
@@ -70,7 +76,7 @@ class World:
 
     def _spell(self, stock: Stock, in_stock: bool) -> float:
         mean = stock.mean_hours_in if in_stock else stock.mean_hours_out
-        return self.rng.expovariate(1.0 / (mean * HOUR))
+        return self.rng.expovariate(1.0 / mean) * HOUR
 
     def reclaimed(self, key: tuple[str, str, str], stock: Stock) -> None:
         """A preemption: the capacity it took back is out of stock from now."""
@@ -85,4 +91,4 @@ class World:
 
     def preempted_after(self, rate_per_hour: float) -> float:
         """Seconds until a preemption at this rate (inf: never)."""
-        return self.rng.expovariate(rate_per_hour / HOUR) if rate_per_hour > 0 else float("inf")
+        return self.rng.expovariate(rate_per_hour) * HOUR if rate_per_hour > 0 else float("inf")
