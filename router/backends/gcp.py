@@ -551,7 +551,10 @@ class GcpBackend:
     def _try_zones(self, rung: Rung) -> RungResult:
         metric = rung.quota_metric or ""
         zones: list[str] = []
-        for region in dict.fromkeys(region_of(z) for z in rung.zones):
+        by_region: dict[str, list[str]] = {}  # regions in first-seen order, zones in rung order
+        for zone in rung.zones:
+            by_region.setdefault(region_of(zone), []).append(zone)
+        for region, region_zones in by_region.items():
             if (region, metric) in self.blocked_regions:
                 continue
             quota = self.quota(region, metric)
@@ -563,7 +566,7 @@ class GcpBackend:
                                      width=rung.width, outcome="quota-miss", metric=metric,
                                      limit=limit, usage=usage)
                 continue
-            zones.extend(z for z in rung.zones if region_of(z) == region)
+            zones.extend(region_zones)
         if not zones:
             return RungResult("quota-miss", detail="no region's quota admits this width")
         winner: ZoneOutcome | None = None
