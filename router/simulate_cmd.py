@@ -64,12 +64,12 @@ def run_simulate(args: argparse.Namespace) -> int:
             capacity.check_against([p.config for p in built])
     except ModelError as exc:
         raise UsageError(str(exc)) from None
-    summaries = [stats.summarize(runner.simulate(p, capacity, args.runs, args.seed))
-                 for p in built]
+    runs = [runner.simulate(p, capacity, args.runs, args.seed) for p in built]
+    summaries = [stats.summarize(r) for r in runs]
     if args.plot is not None:
         from router.simulate import plots
 
-        written = plots.write_all(summaries, built, capacity, args.runs, args.seed, args.plot)
+        written = plots.write_all(summaries, runs, args.plot)
         print(f"backend-router: wrote {len(written)} plot files to {args.plot}", file=sys.stderr)
     out = report.render_json(summaries, capacity, args.seed) if args.format == "json" \
         else report.render_text(summaries, capacity, args.seed)

@@ -10,24 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from router.simulate.model import CapacityModel
-from router.simulate.policies import Policy
+from router.simulate.runner import PolicyRuns
 
 FORMATS = ("png", "svg")
 
 
-def _makespans(policy: Policy, capacity: CapacityModel, runs: int, seed: int) -> list[float]:
-    from router.simulate import runner
-
-    done = runner.simulate(policy, capacity, runs, seed).results
-    return sorted(r.makespan_hours for r in done if r.makespan_hours is not None)
-
-
-def write_all(summaries: list[dict[str, Any]], policies: list[Policy],
-              capacity: CapacityModel, runs: int, seed: int, folder: str) -> list[Path]:
-    """Write every plot; the paths written. The runs are simulated again
-    (same seed, same numbers) rather than kept: a million runs' results need
-    not stay in memory for the table."""
+def write_all(summaries: list[dict[str, Any]], runs: list[PolicyRuns],
+              folder: str) -> list[Path]:
+    """Write every plot; the paths written."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -42,20 +32,20 @@ def write_all(summaries: list[dict[str, Any]], policies: list[Policy],
 
         raise UsageError(f"--plot {folder}: {exc.strerror or exc}") from None
     written: list[Path] = []
-    written += _save(plt, _cdf(plt, summaries, policies, capacity, runs, seed), out,
-                     "makespan-cdf")
+    written += _save(plt, _cdf(plt, summaries, runs), out, "makespan-cdf")
     written += _save(plt, _landed(plt, summaries), out, "landed")
     return written
 
 
-def _cdf(plt: Any, summaries: list[dict[str, Any]], policies: list[Policy],
-         capacity: CapacityModel, runs: int, seed: int) -> Any:
+def _cdf(plt: Any, summaries: list[dict[str, Any]], runs: list[PolicyRuns]) -> Any:
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for summary, policy in zip(summaries, policies, strict=True):
-        values = _makespans(policy, capacity, runs, seed)
+    for summary, policy_runs in zip(summaries, runs, strict=True):
+        values = sorted(r.makespan_hours for r in policy_runs.results
+                        if r.makespan_hours is not None)
         if not values:
             continue
-        shares = [(i + 1) / runs for i in range(len(values))]  # exhausted runs never arrive
+        total = len(policy_runs.results)
+        shares = [(i + 1) / total for i in range(len(values))]  # exhausted runs never arrive
         ax.step(values, shares, where="post", label=summary["policy"])
     ax.set_xlabel("makespan (hours)")
     ax.set_ylabel("share of runs finished")
@@ -68,7 +58,9 @@ def _cdf(plt: Any, summaries: list[dict[str, Any]], policies: list[Policy],
 
 
 def _landed(plt: Any, summaries: list[dict[str, Any]]) -> Any:
-    labels = list(dict.fromkeys(label for s in summaries for label in s["landed"]))
+    from router.simulate.stats import landed_order
+
+    labels = sorted({label for s in summaries for label in s["landed"]}, key=landed_order)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     names = [s["policy"] for s in summaries]
     bottoms = [0.0] * len(summaries)

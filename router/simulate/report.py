@@ -11,7 +11,9 @@ NO_INFO_TREATMENT = "treated as no capacity"
 
 
 def _hours(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f} h"
+    if value is None:
+        return "-"
+    return f"{value * 60:.1f} min" if value < 1 else f"{value:.2f} h"
 
 
 def render_json(summaries: list[dict[str, Any]], model: CapacityModel, seed: int) -> str:
@@ -27,9 +29,10 @@ def render_text(summaries: list[dict[str, Any]], model: CapacityModel, seed: int
         request = s["request"]
         runs = s["runs"]
         lines.append("")
+        ladder = "packaged ladder" if s["ladder"] == "packaged" else s["ladder"]
         lines.append(f"policy {s['policy']}: {runs} runs of {request['intent']} "
                      f"×{request['width']} for {request['hours']:g} h, {s['rungs']} rungs "
-                     f"({s['ladder']})")
+                     f"({ladder})")
         rows = [("time to capacity", _hours(s["time_to_capacity_hours"]["p50"]),
                  _hours(s["time_to_capacity_hours"]["p90"])),
                 ("makespan", _hours(s["makespan_hours"]["p50"]),

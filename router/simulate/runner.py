@@ -33,7 +33,7 @@ OPTIONS = Options(where=Endpoints(), rerun=False)
 CONSOLE = QuietConsole()
 
 
-@dataclass
+@dataclass(slots=True)
 class RunResult:
     time_to_capacity_hours: float | None  # None: exhausted before any landing
     makespan_hours: float | None  # None: exhausted (or gave up after restarts)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from router.backends import NAMES
+from router.config import PACKAGED_LADDER
 from router.simulate.runner import PolicyRuns
 
 
@@ -35,7 +36,7 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def _landed_order(label: str) -> tuple[int, int]:
+def landed_order(label: str) -> tuple[int, int]:
     backend, _, width = label.partition(":")
     return NAMES.index(backend) if backend in NAMES else len(NAMES), -int(width or 0)
 
@@ -58,7 +59,7 @@ def summarize(runs: PolicyRuns) -> dict[str, Any]:
                                  if r.makespan_hours is not None]),
         "gpu_hours": round(sum(r.gpu_hours for r in results) / count, 4) if count else 0.0,
         "landed": {label: round(landed[label] / count, 4)
-                   for label in sorted(landed, key=_landed_order)},
+                   for label in sorted(landed, key=landed_order)},
         "runpod_gpu_hours": round(sum(r.runpod_gpu_hours for r in results) / count, 4)
         if count else 0.0,
         "exhausted": sum(r.makespan_hours is None for r in results),
@@ -66,7 +67,8 @@ def summarize(runs: PolicyRuns) -> dict[str, Any]:
         "request": {"intent": policy.request.intent, "width": policy.request.width,
                     "hours": policy.request.hours},
         "rungs": len(policy.rungs),
-        "ladder": policy.config.source,
+        "ladder": "packaged" if policy.config.source == str(PACKAGED_LADDER)
+        else policy.config.source,
         "restarts_per_run": round(sum(r.restarts for r in results) / count, 4) if count else 0,
         "rungs_without_information": sorted(runs.unknown),
     }
