@@ -401,3 +401,62 @@ def test_a_model_and_a_workload_are_required() -> None:
     assert cli("--intent", "capture-7b", "--gpu-count", "8", "--hours", "1").returncode == 2
     result = cli("--capacity", str(SCARCE))
     assert result.returncode == 2 and "--intent" in result.stderr
+
+
+def test_wide_slurm_measures_a_wide_lane_before_the_narrow_chain() -> None:
+    request = Request("capture-7b", 8, 1.0)
+    model = everywhere(Stock(0.0, 1.0, 0.0, 0.0),
+                       Lane(0.0, submit_latency_seconds=0, wait_minutes_by_width={8: 10.0}),
+                       Pods(1.0))
+    wide = stats.summarize(runner.simulate(policies.build("wide-slurm", CONFIG, request),
+                                           model, 200, 2))
+    ladder = stats.summarize(runner.simulate(policies.build("ladder", CONFIG, request),
+                                             model, 200, 2))
+    # 10 min mean against the lane's 30 min limit: most runs land wide on SLURM.
+    assert 0.8 < wide["landed"]["slurm:8"] < 1
+    assert ladder["landed"] == {"slurm:1": 1.0}
+    assert wide["makespan_hours"]["p50"] < ladder["makespan_hours"]["p50"]
+
+
+def test_a_policy_file_that_lacks_the_intent_names_the_policy(tmp_path: Path) -> None:
+    raw = yaml.safe_load((ROOT / "router" / "ladder.yaml").read_text())
+    del raw["intents"]["capture-7b"]
+    path = tmp_path / "other.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    result = cli("--intent", "capture-7b", "--gpu-count", "8", "--hours", "1",
+                 "--capacity", str(SCARCE), "--policy", str(path))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert f"policy {path}: unknown intent 'capture-7b'" in line
+
+
+def test_a_fifo_is_never_read(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "export.jsonl"
+    os.mkfifo(fifo)
+    for flag in ("--from-ledger", "--capacity"):
+        result = cli("--intent", "capture-7b", "--gpu-count", "8", "--hours", "1", flag,
+                     str(fifo))
+        assert result.returncode == 2 and "not a regular file" in result.stderr
+
+
+@settings(max_examples=150, deadline=None)
+@given(doc=st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats(allow_nan=True)
+    | st.sampled_from(["all", "SPOT", "a2-ultragpu-8g", "us-central1-a", "campus-a100",
+                       "NVIDIA A100 80GB PCIe", ""]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["version", "gcp", "slurm", "runpod", "machine_types", "provisioning",
+                         "zones", "mean_hours_in_stock", "mean_hours_out_of_stock",
+                         "preemptions_per_hour", "campus-a100", "mean_queue_wait_minutes",
+                         "mean_queue_wait_minutes_by_width", "available_share",
+                         "other_gcp_dispatches_per_day", 8]), inner, max_size=4),
+    max_leaves=12))
+def test_any_model_document_loads_or_fails_with_one_line(doc: object) -> None:
+    text = yaml.safe_dump({"version": 1, "gcp": doc} if isinstance(doc, list) else doc)
+    try:
+        model = parse(text, "m.yaml")
+        model.check_against([CONFIG])
+    except ModelError as exc:
+        assert str(exc).startswith("m.yaml") and "\n" not in str(exc)

@@ -152,8 +152,8 @@ class SimSlurm(SlurmBackend):
         world.clock.sleep(queue.submit_latency_seconds)
         if queue.unavailable_share and world.rng.random() < queue.unavailable_share:
             return RungResult("unavailable", detail="controller unreachable (simulated)")
-        wait = world.rng.expovariate(1.0 / queue.mean_queue_wait_minutes) \
-            if queue.mean_queue_wait_minutes > 0 else 0.0
+        mean = queue.mean_wait(width)
+        wait = world.rng.expovariate(1.0 / mean) if mean > 0 else 0.0
         if wait > lane.max_wait_minutes:  # the same test as `sbatch --test-only`'s estimate
             return RungResult("capacity-miss",
                               detail=f"estimated start in {wait:.0f} min > "

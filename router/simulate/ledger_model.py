@@ -133,12 +133,18 @@ def estimate(attempts: list[dict[str, Any]], source: str) -> CapacityModel:
                                         DEFAULT_INSERT_LATENCY_S if latency is None else latency,
                                         len(tries))))
     for lane, tries in sorted(lanes.items()):
-        waits = [a["queue_wait_seconds"] / 60 for a in tries
-                 if a["queue_wait_seconds"] is not None]
+        waits: dict[int, list[float]] = {}
+        for a in tries:
+            if a["queue_wait_seconds"] is not None:
+                waits.setdefault(a["width"], []).append(a["queue_wait_seconds"] / 60)
         if not waits:
             continue  # no queue wait recorded: no information about this lane
+        every = [w for values in waits.values() for w in values]
         unavailable = sum(a["outcome"] == "unavailable" for a in tries) / len(tries)
-        model.slurm[lane] = Lane(sum(waits) / len(waits), unavailable, 0.0, samples=len(tries))
+        by_width = {width: sum(v) / len(v) for width, v in waits.items()} \
+            if len(waits) > 1 else {}
+        model.slurm[lane] = Lane(sum(every) / len(every), unavailable, 0.0, samples=len(tries),
+                                 wait_minutes_by_width=by_width)
     for gpu_type, tries in sorted(pods.items()):
         latency = _mean([a["latency_seconds"] for a in tries if a["latency_seconds"]])
         model.runpod[gpu_type] = Pods(_launched_share(tries),
@@ -167,8 +173,20 @@ def _mean(values: list[float]) -> float | None:
 
 
 def from_file(path: str) -> CapacityModel:
+    import os
+    import stat
+
     try:
-        with open(path, encoding="utf-8") as handle:
+        # O_NONBLOCK: a FIFO must not hang the command; only a regular file is read.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or "the path cannot be opened"
+        raise ModelError(f"{shown_path(path)}: cannot read ledger export: {why}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ModelError(f"{shown_path(path)}: ledger export is not a regular file")
+        with os.fdopen(fd, encoding="utf-8") as handle:
             attempts = read_lines(handle, path)
     except OSError as exc:
         raise ModelError(f"{shown_path(path)}: cannot read ledger export: "

@@ -25,7 +25,10 @@ File format (YAML; every number bounded, errors as `file:line: message`):
         preemptions_per_hour: 0.1        # optional, default 0
         insert_latency_seconds: 20       # optional, default 15
     slurm:
-      campus-a100: {mean_queue_wait_minutes: 45, unavailable_share: 0}
+      campus-a100:
+        mean_queue_wait_minutes: 45
+        mean_queue_wait_minutes_by_width: {8: 240}   # optional: wider jobs wait longer
+        unavailable_share: 0
     runpod:
       NVIDIA A100 80GB PCIe: {available_share: 0.9, create_latency_seconds: 40}
 """
@@ -36,7 +39,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from router import yamlsafe
-from router.config import PROVISIONING_MODELS, LadderConfig, brief, shown_path, text_problem
+from router.config import (
+    ALLOWED_WIDTHS,
+    PROVISIONING_MODELS,
+    LadderConfig,
+    brief,
+    shown_path,
+    text_problem,
+)
 
 MAX_HOURS = 1_000_000.0
 MIN_MEAN_HOURS = 1e-6  # a spell shorter than 3.6 ms is not a stock process (0 means never)
@@ -75,6 +85,11 @@ class Lane:
     preemptions_per_hour: float = 0.0
     submit_latency_seconds: float = DEFAULT_SUBMIT_LATENCY_S
     samples: int | None = None
+    # A wider job waits longer for its nodes: per-width means override the mean.
+    wait_minutes_by_width: dict[int, float] = field(default_factory=dict)
+
+    def mean_wait(self, width: int) -> float:
+        return self.wait_minutes_by_width.get(width, self.mean_queue_wait_minutes)
 
 
 @dataclass(frozen=True)
@@ -269,8 +284,20 @@ def _slurm(r: _Reader, raw: Any, model: CapacityModel) -> None:
         p = ("slurm", name)
         r.names(name, p)
         r.mapping(body, p, {"mean_queue_wait_minutes", "unavailable_share",
-                            "preemptions_per_hour", "submit_latency_seconds"},
+                            "preemptions_per_hour", "submit_latency_seconds",
+                            "mean_queue_wait_minutes_by_width"},
                   {"mean_queue_wait_minutes"})
+        by_width = body.get("mean_queue_wait_minutes_by_width", {})
+        q = (*p, "mean_queue_wait_minutes_by_width")
+        if not isinstance(by_width, dict):
+            raise r.fail(q, f"{r.key(q)}: expected a mapping of width to minutes")
+        waits = {}
+        for width, minutes in by_width.items():
+            if isinstance(width, bool) or width not in ALLOWED_WIDTHS:
+                raise r.fail((*q, width), f"{r.key(q)}: width must be one of "
+                                          f"{', '.join(map(str, ALLOWED_WIDTHS))}, got "
+                                          f"{brief(width)}")
+            waits[int(width)] = r.number(minutes, (*q, width), MAX_WAIT_MINUTES)
         model.slurm[name] = Lane(
             r.number(body["mean_queue_wait_minutes"], (*p, "mean_queue_wait_minutes"),
                      MAX_WAIT_MINUTES),
@@ -278,7 +305,8 @@ def _slurm(r: _Reader, raw: Any, model: CapacityModel) -> None:
             r.number(body.get("preemptions_per_hour", 0), (*p, "preemptions_per_hour"),
                      MAX_RATE),
             r.number(body.get("submit_latency_seconds", DEFAULT_SUBMIT_LATENCY_S),
-                     (*p, "submit_latency_seconds"), MAX_LATENCY_S))
+                     (*p, "submit_latency_seconds"), MAX_LATENCY_S),
+            wait_minutes_by_width=waits)
         model.lines[("slurm", name)] = r.located.line_of(p) or 0
 
 

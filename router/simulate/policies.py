@@ -21,7 +21,7 @@ from pathlib import Path
 
 from router import config as ladder_config
 from router.config import LadderConfig
-from router.planner import Request, Rung, length_at, plan
+from router.planner import Request, RequestError, Rung, length_at, plan
 
 BUILT_IN = ("ladder", "narrow", "serial-zones", "wide-slurm")
 
@@ -40,7 +40,15 @@ class Policy:
 
 def build(name: str, base: LadderConfig, request: Request) -> Policy:
     """The policy `name` for `request`. Raises ConfigError (a bad ladder
-    FILE) or RequestError (a request that policy's ladder cannot serve)."""
+    FILE) or RequestError (a request that policy's ladder cannot serve,
+    naming the policy)."""
+    try:
+        return _build(name, base, request)
+    except RequestError as exc:
+        raise RequestError(f"policy {name}: {exc}") from None
+
+
+def _build(name: str, base: LadderConfig, request: Request) -> Policy:
     if name == "ladder":
         return Policy(name, base, request, plan(request, base))
     if name == "narrow":
