@@ -304,6 +304,28 @@ def test_ledger_estimates_carry_sample_counts(tmp_path: Path) -> None:
     doc = json.loads(result.stdout)
     assert doc["policies"][0]["rungs_without_information"]
     assert "estimated from 6 recorded attempts" in doc["model"]["notes"][0]
+    assert {"backend": "gcp", "zone": "us-central1-a", "machine_type": "a2-ultragpu-8g",
+            "provisioning": "SPOT", "in_stock_share": 0.5, "insert_latency_seconds": 12.0,
+            "samples": 4} in doc["model"]["estimates"]
+    text = cli("--intent", "capture-7b", "--gpu-count", "8", "--hours", "1",
+               "--from-ledger", str(tmp_path / "x.jsonl"), "--runs", "20")
+    assert "estimate: gcp a2-ultragpu-8g SPOT us-central1-a: in stock 50%, insert 12 s " \
+           "(4 attempts)" in text.stdout
+    assert "rungs without information: treated as no capacity" in text.stdout
+
+
+def test_from_ledger_without_a_path_on_a_ledger_that_cannot_export(tmp_path: Path) -> None:
+    import os
+
+    result = subprocess.run([sys.executable, "-m", "router", "simulate", "--intent",
+                             "capture-7b", "--gpu-count", "8", "--hours", "1", "--from-ledger"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+    # This ledger has no export() yet: say how to get a file. (One that can
+    # export is empty here: nothing to estimate, exit 2 all the same.)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    [line] = result.stderr.splitlines()
+    assert "ledger export > FILE" in line or "no attempts recorded" in line
 
 
 @pytest.mark.parametrize("lines, message", [

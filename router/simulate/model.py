@@ -132,6 +132,29 @@ class CapacityModel:
             self._cache[key] = found
         return self._cache[key]
 
+    def estimates(self) -> list[dict[str, Any]]:
+        """Every entry, with its sample count (None: written by hand)."""
+        out: list[dict[str, Any]] = []
+        for entry in self.gcp:
+            for machine_type in entry.machine_types:
+                for provisioning in entry.provisioning:
+                    for zone in entry.zones or (None,):
+                        out.append({"backend": "gcp", "zone": zone,
+                                    "machine_type": machine_type, "provisioning": provisioning,
+                                    "in_stock_share": round(entry.stock.in_stock_share, 4),
+                                    "insert_latency_seconds": entry.stock.insert_latency_seconds,
+                                    "samples": entry.stock.samples})
+        for name, lane in self.slurm.items():
+            out.append({"backend": "slurm", "lane": name,
+                        "mean_queue_wait_minutes": round(lane.mean_queue_wait_minutes, 2),
+                        "unavailable_share": round(lane.unavailable_share, 4),
+                        "samples": lane.samples})
+        for name, pods in self.runpod.items():
+            out.append({"backend": "runpod", "gpu_type": name,
+                        "available_share": round(pods.available_share, 4),
+                        "samples": pods.samples})
+        return out
+
     def check_against(self, configs: list[LadderConfig]) -> None:
         """Every name in the model must be a rung of at least one policy's
         ladder: a typo would otherwise silently read as "no information"."""

@@ -18,13 +18,26 @@ def _hours(value: float | None) -> str:
 
 def render_json(summaries: list[dict[str, Any]], model: CapacityModel, seed: int) -> str:
     doc = {"policies": summaries,
-           "model": {"source": model.source, "notes": model.notes}, "seed": seed}
+           "model": {"source": model.source, "notes": model.notes,
+                     "estimates": model.estimates()}, "seed": seed}
     return json.dumps(doc, indent=2)
 
 
 def render_text(summaries: list[dict[str, Any]], model: CapacityModel, seed: int) -> str:
     lines = [f"capacity model: {model.source} (seed {seed})"]
     lines += [f"  note: {note}" for note in model.notes]
+    for e in model.estimates():
+        if e["samples"] is None:
+            continue  # written by hand: the file says it all
+        if e["backend"] == "gcp":
+            what = (f"gcp {e['machine_type']} {e['provisioning']} {e['zone']}: in stock "
+                    f"{e['in_stock_share']:.0%}, insert {e['insert_latency_seconds']:.0f} s")
+        elif e["backend"] == "slurm":
+            what = (f"slurm {e['lane']}: queue wait {e['mean_queue_wait_minutes']:g} min, "
+                    f"unavailable {e['unavailable_share']:.0%}")
+        else:
+            what = f"runpod {e['gpu_type']}: available {e['available_share']:.0%}"
+        lines.append(f"  estimate: {what} ({e['samples']} attempts)")
     for s in summaries:
         request = s["request"]
         runs = s["runs"]
