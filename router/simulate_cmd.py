@@ -46,6 +46,14 @@ def require_matplotlib() -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    try:
+        return _simulate(args)
+    except KeyboardInterrupt:  # nothing to clean up: no machine, no file half-written
+        print("backend-router: simulate interrupted", file=sys.stderr)
+        return 130
+
+
+def _simulate(args: argparse.Namespace) -> int:
     from router.plan_source import resolve
     from router.simulate import policies, report, runner, stats
     from router.workspace import load_ladder
