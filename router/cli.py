@@ -32,7 +32,7 @@ _timeout_s = bounded_float("timeout", minimum=0, maximum=3_600)
 _seed = bounded_int("seed", minimum=0, maximum=2**63 - 1)
 _rate = bounded_float("rate", minimum=0, maximum=1)
 _hours = bounded_float("hours", minimum=0, exclusive_minimum=True)
-_runs = bounded_int("runs", minimum=1, maximum=1_000_000)
+_runs = bounded_int("runs", minimum=1, maximum=1_000_000)  # router/simulate/runner.py MAX_RUNS
 
 
 def _request_flags(parser: argparse.ArgumentParser) -> None:

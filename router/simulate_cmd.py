@@ -15,7 +15,7 @@ from router.simulate.model import CapacityModel, ModelError
 INSTALL_PLOT = "pip install 'width-aware-workflow[plot]'"
 
 
-def _model(args: argparse.Namespace, ladder_path: str | None) -> CapacityModel:
+def _model(args: argparse.Namespace, ledger_path: str | None) -> CapacityModel:
     from router.simulate import ledger_model, model
 
     if args.capacity is not None:
@@ -25,7 +25,7 @@ def _model(args: argparse.Namespace, ladder_path: str | None) -> CapacityModel:
     from router.ledger import Ledger, LedgerError
 
     try:
-        ledger = Ledger(ladder_path)
+        ledger = Ledger(ledger_path)
     except LedgerError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -48,7 +48,7 @@ def require_matplotlib() -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     try:
         return _simulate(args)
-    except KeyboardInterrupt:  # nothing to clean up: no machine, no file half-written
+    except KeyboardInterrupt:  # nothing to clean up: a simulation makes no machine
         print("backend-router: simulate interrupted", file=sys.stderr)
         return 130
 

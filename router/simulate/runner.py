@@ -112,6 +112,8 @@ def simulate(policy: Policy, model: CapacityModel, runs: int, seed: int,
     """`runs` independent runs. One random stream per policy from `seed`:
     every policy sees the same seed, so a comparison is not noise between
     streams, and a seed gives the same numbers every time."""
+    if not 1 <= runs <= MAX_RUNS:
+        raise ValueError(f"runs must be within 1..{MAX_RUNS}, got {runs}")
     rng = random.Random(seed)
     unknown: set[str] = set()
     results = []
