@@ -508,3 +508,30 @@ def test_the_documented_825_example_is_what_the_command_prints(tmp_path: Path) -
     for name in ("makespan-cdf.png", "makespan-cdf.svg", "landed.png", "landed.svg"):
         assert (tmp_path / "plots" / name).exists()
         assert (ROOT / "docs" / "img" / "simulate" / name).exists()
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(st.one_of(
+    st.text(max_size=30),
+    st.builds(json.dumps, st.dictionaries(
+        st.sampled_from(["kind", "dispatch_id", "seq", "at", "latency_seconds", "backend",
+                         "width", "outcome", "zone", "machine_type", "provisioning", "family",
+                         "lane", "gpu_type", "queue_wait_seconds"]),
+        st.none() | st.booleans() | st.integers(-5, 10) | st.floats(allow_nan=False)
+        | st.sampled_from(["attempt", "dispatch", "gcp", "slurm", "runpod", "launched",
+                           "capacity-miss", "us-central1-a", "a2-ultragpu-8g", "SPOT"]),
+        max_size=15)),
+    st.builds(lambda **changes: json.dumps(attempt(**changes)),
+              outcome=st.sampled_from(["launched", "capacity-miss", "error", "unavailable"]),
+              backend=st.sampled_from(["gcp", "slurm", "runpod"]),
+              lane=st.sampled_from([None, "campus-a100"]),
+              queue_wait_seconds=st.none() | st.floats(0, 1e5)),
+), max_size=8))
+def test_any_export_estimates_or_fails_with_one_line(lines: list[str]) -> None:
+    try:
+        model = ledger_model.estimate(ledger_model.read_lines(lines, "x.jsonl"), "x.jsonl")
+    except ModelError as exc:
+        assert str(exc).startswith("x.jsonl") and "\n" not in str(exc)
+        return
+    for estimate in model.estimates():
+        assert estimate["samples"] >= 1
