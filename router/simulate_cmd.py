@@ -65,7 +65,10 @@ def _simulate(args: argparse.Namespace) -> int:
                          "compare other ladder files with --policy FILE")
     base = load_ladder(args.ladder[0] if args.ladder else None, args.plan)
     request = resolve(args, base).request
-    built = [policies.build(name, base, request) for name in (args.policy or ["ladder"])]
+    try:
+        built = [policies.build(name, base, request) for name in (args.policy or ["ladder"])]
+    except policies.PolicyError as exc:
+        raise UsageError(str(exc)) from None
     try:
         capacity = _model(args, base.ledger_path)
         if args.capacity is not None:

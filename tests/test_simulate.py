@@ -415,6 +415,8 @@ def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
     (("--seed", "-1"), "invalid seed"),
     (("--ladder", "a.yaml", "--ladder", "b.yaml"), "--policy FILE"),
     (("--policy", "no-such-ladder.yaml"), "no-such-ladder.yaml"),
+    (("--policy", "narow"), "unknown policy 'narow': neither a built-in policy (ladder, narrow, "
+                            "serial-zones, wide-slurm) nor a ladder file; did you mean 'narrow'?"),
 ])
 def test_bad_flags_are_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
     result = cli("--intent", "capture-7b", "--gpu-count", "8", "--hours", "1",

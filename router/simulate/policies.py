@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from router import config as ladder_config
-from router.config import LadderConfig
+from router.config import LadderConfig, brief
 from router.planner import Request, RequestError, Rung, length_at, plan
 
 BUILT_IN = ("ladder", "narrow", "serial-zones", "wide-slurm")
+
+
+class PolicyError(ValueError):
+    """A policy that is neither built in nor a file."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,13 @@ def _build(name: str, base: LadderConfig, request: Request) -> Policy:
         return Policy(name, base, request, _serial(plan(request, base)))
     if name == "wide-slurm":
         return Policy(name, base, request, _wide_slurm(plan(request, base), request, base))
+    if not Path(name).exists():
+        import difflib
+
+        close = difflib.get_close_matches(name, BUILT_IN, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise PolicyError(f"unknown policy {brief(name)}: neither a built-in policy "
+                          f"({', '.join(BUILT_IN)}) nor a ladder file{hint}")
     cfg = ladder_config.load(name)
     return Policy(Path(name).name, cfg, request, plan(request, cfg))
 
