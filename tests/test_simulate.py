@@ -311,7 +311,7 @@ def test_ledger_estimates_carry_sample_counts(tmp_path: Path) -> None:
                "--from-ledger", str(tmp_path / "x.jsonl"), "--runs", "20")
     assert "estimate: gcp a2-ultragpu-8g SPOT us-central1-a: in stock 50%, insert 12 s " \
            "(4 attempts)" in text.stdout
-    assert "rungs without information: treated as no capacity" in text.stdout
+    assert "rung targets without information: treated as no capacity" in text.stdout
 
 
 def test_from_ledger_without_a_path_on_a_ledger_that_cannot_export(tmp_path: Path) -> None:

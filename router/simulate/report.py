@@ -63,6 +63,6 @@ def render_text(summaries: list[dict[str, Any]], model: CapacityModel, seed: int
         if unknown:
             shown = ", ".join(unknown[:3]) + (f", +{len(unknown) - 3} more"
                                               if len(unknown) > 3 else "")
-            lines.append(f"  {len(unknown)} rungs without information: {NO_INFO_TREATMENT} "
+            lines.append(f"  {len(unknown)} rung targets without information: {NO_INFO_TREATMENT} "
                          f"({shown})")
     return "\n".join(lines)
