@@ -4,7 +4,7 @@ plans or splits rungs the planner made, so the ladder has one source of truth.
 
 - `ladder`: the workspace ladder (or `--ladder FILE`), as dispatch walks it;
 - `narrow`: the same ladder with the width forced to the intent's minimum
-  (1 for every packaged intent), the same GPU-hours over one GPU;
+  width (1, or 2 for the packaged `eval-70b`), the same GPU-hours over it;
 - `serial-zones`: the same rungs, but each GCP rung's zones tried one at a
   time, as SkyPilot and dstack walk zones, instead of all at once;
 - `wide-slurm`: the same rungs, plus each SLURM lane wide enough for the
