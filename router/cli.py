@@ -32,6 +32,7 @@ _timeout_s = bounded_float("timeout", minimum=0, maximum=3_600)
 _seed = bounded_int("seed", minimum=0, maximum=2**63 - 1)
 _rate = bounded_float("rate", minimum=0, maximum=1)
 _hours = bounded_float("hours", minimum=0, exclusive_minimum=True)
+_runs = bounded_int("runs", minimum=1, maximum=1_000_000)  # router/simulate/runner.py MAX_RUNS
 
 
 def _request_flags(parser: argparse.ArgumentParser) -> None:
@@ -134,6 +135,26 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="can each backend on the ladder be used?")
     _backend_flags(check)
 
+    simulate = sub.add_parser("simulate", help="replay the dispatch walk on a virtual clock "
+                                               "under a capacity model, per policy")
+    _request_flags(simulate)
+    model = simulate.add_mutually_exclusive_group(required=True)
+    model.add_argument("--capacity", metavar="MODEL.yaml", help="a capacity model file")
+    model.add_argument("--from-ledger", nargs="?", const="", metavar="PATH",
+                       help="estimate the model from a `ledger export` file (no PATH: the "
+                            "configured ledger)")
+    simulate.add_argument("--policy", action="append", metavar="P",
+                          help="ladder (default), narrow, serial-zones, wide-slurm, or a ladder "
+                               "FILE (repeatable)")
+    simulate.add_argument("--ladder", action="append", metavar="FILE",
+                          help="the workspace ladder: the base of the built-in policies")
+    simulate.add_argument("--runs", type=_runs, default=1000, metavar="N",
+                          help="simulated runs per policy (default 1000)")
+    simulate.add_argument("--seed", type=_seed, default=0, metavar="S")
+    simulate.add_argument("--format", choices=("text", "json"), default="text")
+    simulate.add_argument("--plot", metavar="DIR",
+                          help="write makespan CDFs and where runs landed, PNG and SVG")
+
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")
     emulator.add_argument("--port", type=_port, default=0, metavar="N")
@@ -194,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from router.check_cmd import run_check
 
             return run_check(args)
+        if args.command == "simulate":
+            from router.simulate_cmd import run_simulate
+
+            return run_simulate(args)
         if args.command == "emulator":
             from router.emulator.server import serve
             from router.emulator.state import CapacityError

@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from router.backends import NAMES, Backends, Endpoints
+from router.backends import FACTORIES, NAMES, Backends, Endpoints, Factory
 from router.backends.base import ALIVE, Check, Context, DispatchError, Machine, Workload
 from router.config import LadderConfig
 from router.console import Console
 from router.events import EventLog
-from router.planner import Request, plan
+from router.planner import Request, Rung, plan
 
 DISPATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
 READBACK_TRIES = 3  # a read-back that cannot answer ("unknown") is asked again
@@ -53,19 +54,41 @@ class Options:
     rerun: bool  # the dispatch id was given: look for what an earlier run made
 
 
+@dataclass(frozen=True)
+class Clock:
+    """Where dispatch reads the time and waits. The real one is the wall
+    clock; `backend-router simulate` passes a virtual one, so the same walk
+    runs in microseconds. `threads`: whether independent checks may run on a
+    thread pool (a virtual clock has nothing to overlap)."""
+
+    now: Callable[[], float] = time.time
+    sleep: Callable[[float], None] = time.sleep
+    threads: bool = True
+
+
+WALL_CLOCK = Clock()
+
+
 class Dispatcher:
     def __init__(self, request: Request, config: LadderConfig, workload: Workload,
                  events: EventLog, options: Options, console: Console | None = None,
-                 selected_extra: dict[str, Any] | None = None, ledger: Any = None) -> None:
+                 selected_extra: dict[str, Any] | None = None, ledger: Any = None, *,
+                 clock: Clock = WALL_CLOCK, factories: Mapping[str, Factory] = FACTORIES,
+                 rungs: tuple[Rung, ...] | None = None) -> None:
+        """`clock`, `factories` (backend name -> builder) and `rungs` (the
+        planned ladder, default `plan(request, config)`) are what simulate
+        swaps in; a real dispatch leaves them at their defaults."""
         self.request = request
         self.config = config
         self.events = events
         self.options = options
+        self.clock = clock
         self.console = console or Console(False, stream=None)
         self.selected_extra = selected_extra or {}
         self.ctx = Context(config, events, workload, ledger)
-        self.backends = Backends(self.ctx, options.where)
-        self.rungs = [r for r in plan(request, config) if r.backend not in options.where.skip]
+        self.backends = Backends(self.ctx, options.where, factories)
+        planned = plan(request, config) if rungs is None else rungs
+        self.rungs = [r for r in planned if r.backend not in options.where.skip]
         self.selection: Machine | None = None
         self.selected_event: dict[str, Any] | None = None
         self.created: dict[str, Machine] = {}  # made by this dispatch, not released
@@ -120,7 +143,7 @@ class Dispatcher:
         if not names:
             raise DispatchError("every backend on the ladder is skipped: nothing to try")
         regions = list(dict.fromkeys(z.rsplit("-", 1)[0] for r in self.rungs for z in r.zones))
-        checks = run_checks(self.backends, names, regions)
+        checks = run_checks(self.backends, names, regions, self.clock.threads)
         for check in checks:
             self.events.emit("epm:backend-check", backend=check.backend, usable=check.usable,
                              detail=check.detail)
@@ -201,7 +224,7 @@ class Dispatcher:
             state, details = backend.state(machine)
             if state != "unknown":
                 break
-            time.sleep(0.2 * (attempt + 1))
+            self.clock.sleep(0.2 * (attempt + 1))
         return state, details
 
     def _select(self, machine: Machine, **extra: Any) -> None:
@@ -256,13 +279,13 @@ class Dispatcher:
         while self._pending():
             if not announced:
                 pending = self._pending()
-                until = max(lands_by for _, lands_by in pending) - time.time()
+                until = max(lands_by for _, lands_by in pending) - self.clock.now()
                 self.console.announce(f"waiting up to {max(until, 0):.0f} s for "
                                       f"{len(pending)} unanswered request(s) to land or expire")
                 announced = True
             chose = self._landings(adopt and not chose) or chose
             if self._pending():
-                time.sleep(0.25)
+                self.clock.sleep(0.25)
         return chose
 
     # ---- the whole dispatch --------------------------------------------------------------
@@ -314,9 +337,10 @@ class Dispatcher:
             self.cleanup_errors.append(str(exc))
 
 
-def run_checks(backends: Backends, names: list[str], regions: list[str]) -> list[Check]:
-    """Check each backend concurrently; a backend that cannot even be built
-    (no GCP project) is a failed check, not a crash."""
+def run_checks(backends: Backends, names: list[str], regions: list[str],
+               threads: bool = True) -> list[Check]:
+    """Check each backend concurrently (in turn without `threads`); a backend
+    that cannot even be built (no GCP project) is a failed check, not a crash."""
 
     def one(name: str) -> Check:
         try:
@@ -324,6 +348,8 @@ def run_checks(backends: Backends, names: list[str], regions: list[str]) -> list
         except DispatchError as exc:
             return Check(name, False, str(exc).removeprefix(f"{name.upper()}: "))
 
+    if not threads:
+        return [one(name) for name in names]
     with ThreadPoolExecutor(max_workers=max(1, len(names))) as pool:
         return list(pool.map(one, names))
 

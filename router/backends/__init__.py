@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -87,20 +88,24 @@ def _runpod(ctx: Context, where: Endpoints) -> Backend:
     return RunpodBackend(ctx, where.runpod_endpoint)
 
 
-FACTORIES = {"gcp": _gcp, "slurm": _slurm, "runpod": _runpod}
+Factory = Callable[[Context, "Endpoints"], Backend]
+FACTORIES: Mapping[str, Factory] = {"gcp": _gcp, "slurm": _slurm, "runpod": _runpod}
 
 
 class Backends:
-    """The backends of one command, each built on first use."""
+    """The backends of one command, each built on first use. `factories`
+    builds them: the real clouds by default, simulated ones in `simulate`."""
 
-    def __init__(self, ctx: Context, where: Endpoints) -> None:
+    def __init__(self, ctx: Context, where: Endpoints,
+                 factories: Mapping[str, Factory] = FACTORIES) -> None:
         self.ctx = ctx
         self.where = where
+        self.factories = factories
         self.built: dict[str, Backend] = {}
 
     def __getitem__(self, name: str) -> Backend:
         if name not in self.built:
-            self.built[name] = FACTORIES[name](self.ctx, self.where)
+            self.built[name] = self.factories[name](self.ctx, self.where)
         return self.built[name]
 
     def watch_unanswered(self, records: list[tuple[str, MachineRecord]],

@@ -27,6 +27,7 @@ import hashlib
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -533,10 +534,27 @@ class GcpBackend:
         self.all_blocked = self.all_blocked or result.all_gcp_blocked
         return result
 
+    def insert_all(self, rung: Rung, zones: list[str]) -> Iterator[ZoneOutcome]:
+        """Send every zone's insert at once; yield each outcome as it answers.
+        Everything else about a rung (quota gates, one winner, the losers
+        deleted, a fatal error) is `_try_zones`, which `simulate` shares: its
+        backend overrides only this fan-out and the insert itself."""
+        with ThreadPoolExecutor(max_workers=min(16, len(zones))) as pool:
+            futures = {pool.submit(self.insert_zone, rung, zone): zone for zone in zones}
+            for future in as_completed(futures):
+                try:
+                    result = future.result()
+                except Exception as exc:  # every future is collected: none is forgotten
+                    result = ZoneOutcome(futures[future], "error", "", redact.clip(exc))
+                yield result
+
     def _try_zones(self, rung: Rung) -> RungResult:
         metric = rung.quota_metric or ""
         zones: list[str] = []
-        for region in dict.fromkeys(region_of(z) for z in rung.zones):
+        by_region: dict[str, list[str]] = {}  # regions in first-seen order, zones in rung order
+        for zone in rung.zones:
+            by_region.setdefault(region_of(zone), []).append(zone)
+        for region, region_zones in by_region.items():
             if (region, metric) in self.blocked_regions:
                 continue
             quota = self.quota(region, metric)
@@ -548,36 +566,30 @@ class GcpBackend:
                                      width=rung.width, outcome="quota-miss", metric=metric,
                                      limit=limit, usage=usage)
                 continue
-            zones.extend(z for z in rung.zones if region_of(z) == region)
+            zones.extend(region_zones)
         if not zones:
             return RungResult("quota-miss", detail="no region's quota admits this width")
         winner: ZoneOutcome | None = None
         losers: list[ZoneOutcome] = []
         fatal: ZoneOutcome | None = None
         all_regions = False
-        with ThreadPoolExecutor(max_workers=min(16, len(zones))) as pool:
-            futures = {pool.submit(self.insert_zone, rung, zone): zone for zone in zones}
-            for future in as_completed(futures):
-                try:
-                    result = future.result()
-                except Exception as exc:  # every future is collected: none is forgotten
-                    result = ZoneOutcome(futures[future], "error", "", redact.clip(exc))
-                self.ctx.events.emit("epm:backend-attempt", backend="gcp",
-                                     machine_type=rung.machine_type,
-                                     provisioning=rung.provisioning, zone=result.zone,
-                                     width=rung.width, outcome=result.outcome,
-                                     **({"detail": redact.clip(result.detail)}
-                                        if result.detail else {}))
-                if result.outcome == "launched":
-                    if winner is None and fatal is None:
-                        winner = result
-                    else:
-                        losers.append(result)
-                elif result.outcome == "quota-miss":
-                    self.blocked_regions[(region_of(result.zone), metric)] = result.detail
-                    all_regions = all_regions or result.all_regions
-                elif result.outcome == "error" and fatal is None:
-                    fatal = result
+        for result in self.insert_all(rung, zones):
+            self.ctx.events.emit("epm:backend-attempt", backend="gcp",
+                                 machine_type=rung.machine_type,
+                                 provisioning=rung.provisioning, zone=result.zone,
+                                 width=rung.width, outcome=result.outcome,
+                                 **({"detail": redact.clip(result.detail)}
+                                    if result.detail else {}))
+            if result.outcome == "launched":
+                if winner is None and fatal is None:
+                    winner = result
+                else:
+                    losers.append(result)
+            elif result.outcome == "quota-miss":
+                self.blocked_regions[(region_of(result.zone), metric)] = result.detail
+                all_regions = all_regions or result.all_regions
+            elif result.outcome == "error" and fatal is None:
+                fatal = result
         # Everything is settled: no insert is still in flight. Keep one machine.
         if fatal is not None and winner is not None:
             losers.append(winner)
