@@ -59,7 +59,11 @@ def require_driver() -> None:
     """One line (exit 2) when psycopg is not installed, like require_sdks."""
     from importlib.util import find_spec
 
-    if find_spec("psycopg") is None:
+    try:
+        found = find_spec("psycopg") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
         raise LedgerError("the PostgreSQL ledger needs psycopg, in the 'postgres' extra: "
                           f"{INSTALL_POSTGRES}")
 
