@@ -16,7 +16,7 @@ import threading
 import uuid
 from collections.abc import Callable
 
-from router.ledger import LeaseHeld, Ledger, LedgerError
+from router.ledger import Lease, LeaseHeld, Ledger, LedgerError
 
 TTL_SECONDS = 30.0
 HEARTBEAT_SECONDS = 5.0
@@ -37,25 +37,26 @@ class LeaseKeeper:
         self.thread: threading.Thread | None = None
 
     def acquire(self, wait: bool, stop: threading.Event,
-                announce: Callable[[str], None]) -> None:
+                announce: Callable[[str], None]) -> Lease:
         """Take the lease, or raise LeaseHeld (LedgerError on a broken ledger).
         With wait, poll until it frees; stop (a signal) ends the wait."""
         told = False
         while True:
             try:
-                self.ledger.acquire(self.dispatch_id, self.holder, self.ttl)
+                lease = self.ledger.acquire(self.dispatch_id, self.holder, self.ttl)
                 break
             except LeaseHeld as held:
                 if not wait or stop.is_set():
                     raise
                 if not told:
-                    lease = held.holder
+                    other = held.holder
                     announce(f"waiting for dispatch id {self.dispatch_id!r}: held by pid "
-                             f"{lease.pid} on {lease.host}")
+                             f"{other.pid} on {other.host}")
                     told = True
                 stop.wait(WAIT_POLL_SECONDS)
         self.thread = threading.Thread(target=self._beat, name="lease-heartbeat", daemon=True)
         self.thread.start()
+        return lease
 
     def _beat(self) -> None:
         while not self.done.wait(self.heartbeat):
