@@ -134,6 +134,9 @@ def _run(args: argparse.Namespace, events: EventLog, console: Console, request: 
             return 2  # a machine may outlive us: never report plain success
         if dispatcher.signum is not None:  # it came while the last requests settled
             raise Cancelled(dispatcher.signum)
+        # The dispatch ends here; following the workload is not part of its duration.
+        _end(ledger, workload.dispatch_id, code)
+        started = False
         if code == 0 and args.follow:
             from router.follow import follow
 
