@@ -333,3 +333,32 @@ def test_an_unreachable_server_is_one_line_naming_the_host(tmp_path: Path) -> No
                               "127.0.0.1:1: ")
     assert "\n" not in message and "s3cret" not in message
     assert not state.exists()  # never a silent local file instead
+
+
+# ---- the dispatch's listener ----------------------------------------------------------------
+
+
+def test_the_event_listener_records_and_fails_closed(ledger: Ledger) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from router.ledger_events import LedgerRecorder
+
+    ctx = SimpleNamespace(failure=None, stop=threading.Event())
+    recorder = LedgerRecorder(ledger, ctx)  # type: ignore[arg-type]
+    ledger.start_dispatch("ev1", REQUEST, 100.0)
+    recorder({"event": "epm:backend-attempt", "dispatch_id": "ev1", "backend": "runpod",
+              "gpu_type": "NVIDIA A100 80GB PCIe", "width": 1, "outcome": "unavailable",
+              "ts": 101.5})
+    recorder({"event": "epm:backend-selected", "dispatch_id": "ev1", "backend": "runpod",
+              "gpu_type": "NVIDIA A100 80GB PCIe", "width": 1, "pod_id": "p1", "ts": 102.0})
+    recorder({"event": "epm:backend-released", "dispatch_id": "ev1", "ts": 103.0})  # ignored
+    dispatch, attempt = list(ledger.export())
+    assert dispatch["selected"]["gpu_type"] == "NVIDIA A100 80GB PCIe"
+    assert (attempt["at"], attempt["outcome"], attempt["gpu_type"]) == \
+        (101.5, "unavailable", "NVIDIA A100 80GB PCIe")
+    assert ctx.failure is None and not ctx.stop.is_set()
+    ledger.close()  # a broken ledger: the next write fails, and the walk must stop
+    recorder({"event": "epm:backend-attempt", "dispatch_id": "ev1", "backend": "gcp",
+              "width": 1, "outcome": "capacity-miss", "ts": 104.0})
+    assert ctx.failure and ctx.failure.startswith("ledger ") and ctx.stop.is_set()
