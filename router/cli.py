@@ -155,6 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--plot", metavar="DIR",
                           help="write makespan CDFs and where runs landed, PNG and SVG")
 
+    from router.ledger_cmd import add_parser as add_ledger
+
+    add_ledger(sub)
+
     emulator = sub.add_parser("emulator", help="serve the GCE and RunPod emulator on 127.0.0.1")
     emulator.add_argument("--capacity", required=True, metavar="FILE")
     emulator.add_argument("--port", type=_port, default=0, metavar="N")
@@ -211,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from router.sweep_cmd import run_sweep
 
             return run_sweep(args)
+        if args.command == "ledger":
+            from router.ledger_cmd import run_ledger
+
+            return run_ledger(args)
         if args.command == "check":
             from router.check_cmd import run_check
 

@@ -133,13 +133,19 @@ class LadderConfig:
     short_threshold_hours: float
     flex_start_max_run_hours: float
     gcp_attempt_cap_per_day: int
-    ledger_path: str | None
+    ledger: str | None  # an SQLite path or a postgresql:// URL; None: the state dir
     families: dict[str, Family]
     slurm_lanes: dict[str, SlurmLane]
     runpod_cloud_type: str
     runpod_gpu_types: tuple[str, ...]
     intents: dict[str, Intent]
     gcp: GcpSettings = GcpSettings()
+    ledger_day_timezone: str = "UTC"  # where the per-day cap's day begins and ends
+
+    @property
+    def ledger_path(self) -> str | None:
+        """The old name of `ledger`."""
+        return self.ledger
 
 
 class _Reader:
@@ -333,7 +339,8 @@ def parse(text: str, source: str) -> LadderConfig:
     r = _Reader(source, located)
     top = r.mapping(located.data, (), {
         "version", "short_threshold_hours", "flex_start_max_run_hours", "gcp_attempt_cap_per_day",
-        "families", "slurm_lanes", "runpod", "intents"}, {"ledger_path", "gcp"})
+        "families", "slurm_lanes", "runpod", "intents"},
+        {"ledger", "ledger_path", "ledger_day_timezone", "gcp"})
     if top["version"] != 1:
         raise r.fail(("version",), "version: unsupported ladder config version "
                                    f"{brief(top['version'])} (expected 1)")
@@ -345,7 +352,8 @@ def parse(text: str, source: str) -> LadderConfig:
     runpod_types = r.strings(runpod["gpu_types"], ("runpod", "gpu_types"))
     families = _families(r, top["families"])
     lanes = _lanes(r, top["slurm_lanes"])
-    ledger = top.get("ledger_path")
+    ledger = _ledger(r, top)
+    day_timezone = _day_timezone(r, top)
     gcp = GcpSettings()
     if "gcp" in top:
         raw = r.mapping(top["gcp"], ("gcp",), set(), set(GcpSettings.__dataclass_fields__))
@@ -363,14 +371,58 @@ def parse(text: str, source: str) -> LadderConfig:
                                           ("flex_start_max_run_hours",)),
         gcp_attempt_cap_per_day=int(r.number(top["gcp_attempt_cap_per_day"],
                                              ("gcp_attempt_cap_per_day",), integer=True)),
-        ledger_path=None if ledger is None else r.string(ledger, ("ledger_path",)),
+        ledger=ledger,
         families=families,
         slurm_lanes=lanes,
         runpod_cloud_type=cloud_type,
         runpod_gpu_types=runpod_types,
         intents=_intents(r, top["intents"], families, lanes, runpod_types),
         gcp=gcp,
+        ledger_day_timezone=day_timezone,
     )
+
+
+def _ledger(r: _Reader, top: dict[str, Any]) -> str | None:
+    """`ledger` (or its old name `ledger_path`): a path, or a postgresql://
+    URL without a password (that comes from PGPASSWORD or ~/.pgpass: a
+    config file is committed and shared)."""
+    if "ledger" in top and "ledger_path" in top:
+        raise r.fail(("ledger_path",), "ledger_path: the old name of `ledger`: give only one")
+    key = "ledger" if "ledger" in top else "ledger_path"
+    if top.get(key) is None:
+        return None
+    value = r.string(top[key], (key,))
+    if "://" not in value:
+        return value
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(value)
+        query = parse_qsl(parts.query)
+        password = parts.password
+    except ValueError:
+        raise r.fail((key,), f"{key}: not a URL: {brief(value)}") from None
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise r.fail((key,), f"{key}: unsupported URL scheme {brief(parts.scheme)}: use a "
+                             "path (SQLite) or postgresql://HOST/DB")
+    if password is not None or any(k == "password" for k, _ in query):
+        raise r.fail((key,), f"{key}: the URL holds a password: remove it, and give it in "
+                             "PGPASSWORD or ~/.pgpass (docs/ledger.md)")
+    return value
+
+
+def _day_timezone(r: _Reader, top: dict[str, Any]) -> str:
+    if "ledger_day_timezone" not in top:
+        return "UTC"
+    value = r.string(top["ledger_day_timezone"], ("ledger_day_timezone",))
+    from zoneinfo import ZoneInfo
+
+    try:
+        ZoneInfo(value)
+    except (ValueError, OSError, KeyError):
+        raise r.fail(("ledger_day_timezone",), "ledger_day_timezone: unknown time zone "
+                     f"{brief(value)} (an IANA name such as UTC or Europe/Berlin)") from None
+    return value
 
 
 def load(path: str | os.PathLike[str] | None = None) -> LadderConfig:

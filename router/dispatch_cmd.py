@@ -16,6 +16,7 @@ import os
 import shlex
 import signal
 import sys
+import time
 import uuid
 from typing import Any
 
@@ -95,19 +96,24 @@ def _prepare(args: argparse.Namespace, command: list[str], dispatch_id: str,
 def _run(args: argparse.Namespace, events: EventLog, console: Console, request: Any,
          cfg: Any, workload: Workload, options: Options, selected_extra: dict) -> int:
     from router.lease import LeaseKeeper
-    from router.ledger import LeaseHeld, Ledger, LedgerError
+    from router.ledger import LeaseHeld, LedgerError, open_ledger
+    from router.ledger_events import LedgerRecorder
 
     released: list[dict[str, Any]] = []
     events.listeners.append(lambda r: released.append(r)
                             if r["event"] == "epm:backend-released" else None)
     try:
-        ledger = Ledger(cfg.ledger_path)
+        # Before the first attempt: an unreachable or mismatched ledger is
+        # exit 2 here, never a silent fallback to a local file.
+        ledger = open_ledger(cfg.ledger, cfg.ledger_day_timezone)
     except LedgerError as exc:
         return _fail(events, str(exc))
     dispatcher = Dispatcher(request, cfg, workload, events, options, console,
                             selected_extra=selected_extra, ledger=ledger)
     keeper = LeaseKeeper(ledger, workload.dispatch_id, on_lost=lambda: dispatcher.cancel(0))
     previous = _install_signals(dispatcher, console, options, args)
+    code: int | None = None
+    started = False
     try:
         try:
             keeper.acquire(args.wait_lease, dispatcher.ctx.stop, console.announce)
@@ -117,11 +123,20 @@ def _run(args: argparse.Namespace, events: EventLog, console: Console, request: 
             return _fail(events, str(exc))
         if dispatcher.signum is not None:
             raise Cancelled(dispatcher.signum)
+        # Only the lease holder writes the dispatch's history.
+        ledger.start_dispatch(workload.dispatch_id, {"intent": request.intent,
+                                                     "width": request.width,
+                                                     "hours": request.hours}, time.time())
+        started = True
+        events.listeners.append(LedgerRecorder(ledger, dispatcher.ctx))
         code = dispatcher.run()
         if dispatcher.cleanup_errors:
             return 2  # a machine may outlive us: never report plain success
         if dispatcher.signum is not None:  # it came while the last requests settled
             raise Cancelled(dispatcher.signum)
+        # The dispatch ends here; following the workload is not part of its duration.
+        _end(ledger, workload.dispatch_id, code)
+        started = False
         if code == 0 and args.follow:
             from router.follow import follow
 
@@ -136,6 +151,7 @@ def _run(args: argparse.Namespace, events: EventLog, console: Console, request: 
             return _fail(events, "another dispatcher took over the lease on dispatch id "
                                  f"{workload.dispatch_id!r}: stopped, unselected machines "
                                  "released")
+        code = EXIT_SIGNAL.get(signal.Signals(stop.signum), 130)
         name = signal.Signals(stop.signum).name
         events.emit("epm:backend-cancelled", signal=name, released=len(released),
                     selected=bool(dispatcher.selection), complete=True)
@@ -143,16 +159,29 @@ def _run(args: argparse.Namespace, events: EventLog, console: Console, request: 
                       f"{len(released)} machine(s)"
                       + (f"; kept the selection {describe(dispatcher.selected_event or {})}"
                          if dispatcher.selection else ""))
-        return EXIT_SIGNAL.get(signal.Signals(stop.signum), 130)
+        return code
     except (DispatchError, LedgerError) as exc:
+        code = 2
         return _fail(events, str(exc))
     finally:
         for problem in dispatcher.cleanup_errors:
             _fail(events, f"cleanup: {problem}")
+        if started and not keeper.lost:  # a lost lease: the new holder owns the record
+            _end(ledger, workload.dispatch_id, 2 if dispatcher.cleanup_errors or code is None
+                 else code)
         keeper.release()
         ledger.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _end(ledger: Any, dispatch_id: str, code: int) -> None:
+    """The dispatch's end, for `ledger history`. A ledger that fails now has
+    nothing left to protect: the walk is over and its machines are recorded."""
+    from router.ledger import LedgerError
+
+    with contextlib.suppress(LedgerError):
+        ledger.end_dispatch(dispatch_id, code, time.time())
 
 
 def _install_signals(dispatcher: Dispatcher, console: Console, options: Options,

@@ -8,28 +8,36 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from router.cliutil import UsageError
 from router.simulate.model import CapacityModel, ModelError
 
+if TYPE_CHECKING:
+    from router.config import LadderConfig
+
 INSTALL_PLOT = "pip install 'width-aware-workflow[plot]'"
 
 
-def _model(args: argparse.Namespace, ledger_path: str | None) -> CapacityModel:
+def _model(args: argparse.Namespace, config: LadderConfig) -> CapacityModel:
     from router.simulate import ledger_model, model
 
     if args.capacity is not None:
         return model.load(args.capacity)
     if args.from_ledger:
         return ledger_model.from_file(args.from_ledger)
-    from router.ledger import Ledger, LedgerError
+    # No PATH: the configured ledger (SQLite or PostgreSQL), read the way
+    # `ledger export` reads it.
+    from router.ledger import LedgerError, open_ledger
 
     try:
-        ledger = Ledger(ledger_path)
+        ledger = open_ledger(config.ledger, config.ledger_day_timezone)
     except LedgerError as exc:
         raise UsageError(str(exc)) from None
     try:
-        return ledger_model.from_ledger(ledger, str(getattr(ledger, "path", "the ledger")))
+        return ledger_model.from_ledger(ledger, ledger.label)
+    except LedgerError as exc:
+        raise UsageError(str(exc)) from None
     finally:
         ledger.close()
 
@@ -70,7 +78,7 @@ def _simulate(args: argparse.Namespace) -> int:
     except policies.PolicyError as exc:
         raise UsageError(str(exc)) from None
     try:
-        capacity = _model(args, base.ledger_path)
+        capacity = _model(args, base)
         if args.capacity is not None:
             capacity.check_against([p.config for p in built])
     except ModelError as exc:

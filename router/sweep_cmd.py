@@ -24,7 +24,7 @@ from router.events import EventLog
 
 def run_sweep(args: argparse.Namespace) -> int:
     from router.lease import LeaseKeeper
-    from router.ledger import LeaseHeld, Ledger, LedgerError
+    from router.ledger import LeaseHeld, LedgerError, open_ledger
     from router.workspace import load_ladder
 
     cfg = load_ladder(args.ladder, None)
@@ -38,7 +38,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     kept: list[dict[str, Any]] = []
     errors: list[str] = []
     try:
-        ledger = Ledger(cfg.ledger_path)
+        ledger = open_ledger(cfg.ledger, cfg.ledger_day_timezone)
     except LedgerError as exc:
         return _error(str(exc))
     try:
@@ -88,6 +88,9 @@ def run_sweep(args: argparse.Namespace) -> int:
                         errors.append(str(exc))
             _late(records, backends, names, errors,
                   set() if args.all else {key for _, key in selections})
+            # Recorded while the leases are held; a failure here is exit 2
+            # (the machines are released, but the ledger could not say so).
+            ledger.record_sweep(args.dispatch_id, len(released), len(kept), len(errors))
         finally:
             for keeper in keepers.values():
                 keeper.release()

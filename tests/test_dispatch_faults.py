@@ -719,7 +719,7 @@ def emulators(tmp_path_factory: pytest.TempPathFactory):
     # Import once, before forking: each dispatcher then starts in milliseconds.
     for module in ("google.cloud.compute_v1", "runpod", "router.cli", "router.dispatch_cmd",
                    "router.dispatch", "router.backends.gcp", "router.backends.runpod_backend",
-                   "router.ledger"):
+                   "router.ledger", "router.ledger_events"):
         importlib.import_module(module)
     emus = [EmulatorProcess(tmp_path_factory.mktemp("emu"), {}) for _ in range(WORKERS)]
     for emu in emus:  # warm the parent's own HTTP path before threads fork

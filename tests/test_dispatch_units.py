@@ -16,7 +16,7 @@ import pytest
 from router.backends.base import Workload
 from router.backends.gcp import classify, instance_name, request_id
 from router.events import EventLog, redact
-from router.ledger import Ledger
+from router.ledger import SqliteLedger as Ledger
 from router.planner import Rung
 
 

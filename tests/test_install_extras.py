@@ -18,7 +18,7 @@ PLAN = "plans/825-sampled-separator-control.md"
 
 WITHOUT_SDKS = """
 import sys
-BLOCKED = ("google.cloud.compute", "google.cloud.compute_v1", "runpod")
+BLOCKED = ("google.cloud.compute", "google.cloud.compute_v1", "runpod", "psycopg")
 
 class NoCloudSDKs:
     def find_spec(self, name, path=None, target=None):
@@ -31,7 +31,7 @@ module = sys.argv.pop(1)
 import importlib
 main = importlib.import_module(module + ".cli").main
 code = main(sys.argv[1:])
-assert not any(m.split(".")[0] == "runpod" or m.startswith("google.cloud.compute")
+assert not any(m.split(".")[0] in ("runpod", "psycopg") or m.startswith("google.cloud.compute")
                for m in sys.modules), "an SDK was imported"
 sys.exit(code)
 """
@@ -85,6 +85,28 @@ def test_dispatch_on_a_slurm_only_ladder_needs_no_sdk(tmp_path: Path) -> None:
                  "--slurm-output", str(tmp_path), "--", "true",
                  env={"XDG_STATE_HOME": str(tmp_path)})
     assert "dispatch' extra" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("ledger", "history"),
+    ("ledger", "init"),
+    ("dispatch", "--intent", "capture-7b", "--gpu-count", "1", "--hours", "1",
+     "--skip-backend", "gcp", "--skip-backend", "runpod", "--skip-backend", "slurm", "--",
+     "true"),
+])
+def test_a_postgres_ledger_without_psycopg_names_the_postgres_extra(
+        args: tuple[str, ...], tmp_path: Path) -> None:
+    result = run("router", *args, env={"BACKEND_ROUTER_LEDGER": "postgresql://wl@127.0.0.1/x",
+                                       "XDG_STATE_HOME": str(tmp_path)})
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "pip install 'width-aware-workflow[postgres]'" in result.stderr
+    assert not (tmp_path / "backend-router").exists()  # no silent local ledger
+
+
+def test_an_sqlite_ledger_needs_no_postgres_extra(tmp_path: Path) -> None:
+    result = run("router", "ledger", "cap", env={"XDG_STATE_HOME": str(tmp_path)})
+    assert result.returncode == 0 and "48" in result.stdout, result.stderr
 
 
 def test_version_is_the_packages_on_all_three() -> None:
