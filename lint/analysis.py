@@ -477,7 +477,13 @@ class Engine:
                 # the answer completes the question ("Which backend is first? GCP."),
                 # but the answer to a "why" gives a reason and stands alone
                 alone = {(p.kind, p.args) for p in self._read_text(body, lexicon, a.unit.heading)}
-                props += [p for p in self._read_text(f"{body} {rest}", lexicon, a.unit.heading)
+                joined = f"{body} {rest}"
+                how_long = re.match(r"\W*how\s+long\s+(?:at\s+most\s+)?(?=(?:can|may|could|"
+                                    r"is\s+\S+\s+allowed)\b)", body, re.I)
+                if how_long:
+                    # "How long can a FLEX_START VM live? 48 hours." asks for a maximum
+                    joined = f"{body[how_long.end():]} at most {rest}"
+                props += [p for p in self._read_text(joined, lexicon, a.unit.heading)
                           if (p.kind, p.args) not in alone]
             for p in props:
                 a.props.append(Prop(p.kind, p.args, p.negated, a.sentence.start,

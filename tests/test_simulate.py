@@ -314,18 +314,40 @@ def test_ledger_estimates_carry_sample_counts(tmp_path: Path) -> None:
     assert "rung targets without information: treated as no capacity" in text.stdout
 
 
-def test_from_ledger_without_a_path_on_a_ledger_that_cannot_export(tmp_path: Path) -> None:
+def test_from_ledger_without_a_path_reads_the_configured_ledger(tmp_path: Path) -> None:
     import os
 
-    result = subprocess.run([sys.executable, "-m", "router", "simulate", "--intent",
-                             "capture-7b", "--gpu-count", "8", "--hours", "1", "--from-ledger"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
-    # This ledger has no export() yet: say how to get a file. (One that can
-    # export is empty here: nothing to estimate, exit 2 all the same.)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    [line] = result.stderr.splitlines()
-    assert "ledger export > FILE" in line or "no attempts recorded" in line
+    from router.ledger import default_path, open_ledger
+
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
+    env.pop("BACKEND_ROUTER_LEDGER", None)
+    argv = [sys.executable, "-m", "router", "simulate", "--intent", "capture-7b",
+            "--gpu-count", "8", "--hours", "1", "--from-ledger", "--runs", "20"]
+    # A fresh ledger has recorded nothing: nothing to estimate, one line, exit 2.
+    empty = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert empty.returncode == 2 and "Traceback" not in empty.stderr
+    [line] = empty.stderr.splitlines()
+    assert "no attempts recorded" in line
+    # What dispatch records is what simulate estimates from.
+    old = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path)
+    try:
+        ledger = open_ledger(str(default_path()))
+    finally:
+        if old is None:
+            os.environ.pop("XDG_STATE_HOME")
+        else:
+            os.environ["XDG_STATE_HOME"] = old
+    target = {"zone": "us-central1-a", "machine_type": "a2-ultragpu-8g", "provisioning": "SPOT"}
+    ledger.start_dispatch("d1", {"intent": "capture-7b", "width": 8, "hours": 1.0}, 100.0)
+    for at, outcome in ((101.0, "capacity-miss"), (102.0, "launched")):
+        ledger.record_attempt("d1", at, 12.0, "gcp", 8, outcome, target)
+    ledger.end_dispatch("d1", 0, 103.0)
+    ledger.close()
+    read = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert read.returncode == 0, read.stderr
+    assert "estimate: gcp a2-ultragpu-8g SPOT us-central1-a: in stock 50%" in read.stdout
+    assert "(2 attempts)" in read.stdout
 
 
 @pytest.mark.parametrize("lines, message", [

@@ -437,6 +437,7 @@ class LengthReading(ReaderBase):
             after = self.unit_text[d.end:min(self.s.end, d.end + 14)].lower()
             near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
             cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
+                                   r"\blives?\s+(?:for\s+)?|\blasts?\s+(?:for\s+)?|lifetime|"
                                    r"(?:stopped|terminated|killed|deleted|reclaimed|ended)\s+after|"
                                    r"longer\s+than|past|ceiling|at\s+most|within|over|"
                                    r"more\s+than|under|below", before))
@@ -457,7 +458,15 @@ class LengthReading(ReaderBase):
         negated = self.negated_before(d.start) and \
             not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window)
         if over:
-            if not negated:
+            # "longer than three days never gets a FLEX_START rung", "more than two
+            # days is too long for flex-start": the exclusion comes after the length
+            excluded = self.negated_before(fl[0].start, since=d.end) if fl[0].start > d.end \
+                else False
+            excluded = excluded or bool(re.search(
+                r"\btoo\s+long\s+for\b|\b(?:skips?|drops?|loses?)\b|\bnot\s+(?:offered|"
+                r"eligible|allowed)|\bno\s+longer\s+(?:offered|eligible)",
+                self.unit_text[d.end:self.s.end], re.I))
+            if not (negated or excluded):
                 return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
             negated = False  # "never offered past two days": the maximum is two days
         self.add("flex-max", (d.value,), d.start, d.end, negated,
