@@ -12,6 +12,13 @@ from lint.reading.cues import CLAUSE_JOINT, COND, STRONG_CONTEXT
 from lint.reading.sentence import Sentence, TermTok, terms
 
 
+# A negation that describes the capacity miss itself ("that can't get capacity",
+# "when it doesn't find GPUs"): the condition of the claim, not its polarity.
+_MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land)\s+"
+                             r"(?:any\s+|enough\s+|a\s+)?(?:capacity|gpus?|slot|machines?|"
+                             r"room)\b", re.I)
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -68,6 +75,8 @@ class ReaderBase:
                     continue
                 if word in ("without", "skip", "avoid") and t.start > floor + 40:
                     continue
+                if _MISS_CONDITION.match(self.unit_text, t.end):
+                    continue  # "a request that can't get capacity is …": the miss, not polarity
                 return True
         return False
 

@@ -28,7 +28,7 @@ ADJACENT = re.compile(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|dir
 FILLER = re.compile(
     r"\b(?:the|a|an|and|or|lanes?|rungs?|machines?|vms?|on|capacity|misses|miss|at|widths?|"
     r"finally|only|down|to|gpus?|backends?|one|comes?|is|are|tried|try|tries|first|last|"
-    r"boxes|nodes?|instances?|pools?|cloud|cluster|provisioning|models?|jobs?|then|next|"
+    r"box(?:es)?|nodes?|instances?|pools?|cloud|cluster|provisioning|models?|jobs?|then|next|"
     r"after|that|fall(?:s)?|back|falling|degrades?|drops?|from|with|of|in|order|resort|"
     r"followed|by|straight|directly|it|if|still|dry|full|goes|go|move|moves|over|"
     r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"

@@ -75,8 +75,12 @@ class OrderReading(ReaderBase):
                 ARROW.search(self.text(run[0].start, run[-1].end)) and
                 all(t.term[0] in ("backend", "lane") for t in run)):
             return
-        if all(t.term[0] == "width" for t in run) and not self._own_width_context():
-            return  # "speed 1x -> 2x -> 4x" under a routing heading is still a video player
+        if all(t.term[0] == "width" for t in run) and not self._own_width_context() and \
+                not all(re.search(r"gpu|box|node", self.text(t.start, t.end), re.I)
+                        for t in run):
+            # "speed 1x -> 2x -> 4x" under a routing heading is still a video player;
+            # "eight GPUs, then six GPUs" is about GPUs whatever the sentence says
+            return
         if self.procedural:
             return
         models = [t for t in run if t.term[0] == "model"]
@@ -459,7 +463,11 @@ class OrderReading(ReaderBase):
                                     r"(?:the|a|an)?\s*", gap, re.I) \
                     or re.fullmatch(r"\s*,?\s*(?:which|that)\s+(?:is|are|gets?|goes|comes)\s+"
                                     r"(?:always\s+)?(?:tried|used|walked|picked|attempted)?\s*",
-                                    gap, re.I):  # "GCP, which is tried first"
+                                    gap, re.I) \
+                    or (re.fullmatch(r"\s*,\s*(?:the|its)\s*", gap) and re.match(
+                        r"\s+(?:rung|choice|option|stop|backend|fallback|pick)\b",
+                        self.unit_text[cue.end:cue.end + 12], re.I)):
+                # "GCP, which is tried first"; "RunPod, the first rung the router tries"
                 best = before[-1]
         if after:
             gap = self.text(cue.end, after[0].start)
