@@ -11,7 +11,6 @@ from lint.propositions import Prop
 from lint.reading.cues import CLAUSE_JOINT, COND, STRONG_CONTEXT
 from lint.reading.sentence import Sentence, TermTok, terms
 
-
 # A negation that describes the capacity miss itself ("that can't get capacity",
 # "when it doesn't find GPUs"): the condition of the claim, not its polarity.
 _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land)\s+"
