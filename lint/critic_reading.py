@@ -21,7 +21,8 @@ _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardle
                            r"small)|any\s+amount\s+of\s+work", re.I)
 _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert)\w*\b"
                     r"[^.;]{0,40}\b(?:into|to)\s+\W{0,2}$", re.I)
-_COMPARED = re.compile(r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
+_COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?)?"  # "… at width 1 is below …"
+                       r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
                        r"(below|under|above|over|past)\s+the\s+(?:widening\s+)?threshold", re.I)
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
                               r"\bnot\s+shardable", re.I)
@@ -85,7 +86,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("narrow-at", (gh.value,), compared.group(1).lower() in (
                 "below", "under"), gh.start, gh.end, "widening threshold"))
             continue
-        example = re.search(r"\b(?:is|are|gets?|counts?\s+as)\s+(?:\w+\s+){0,2}?"
+        example = re.search(r"\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)\s+"
+                            r"(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised)",
                             reader.unit_text[gh.end:s.end], re.I)
         if example and not cued:

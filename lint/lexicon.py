@@ -175,14 +175,17 @@ class Lexicon:
             # Every width pattern holds a multiplier sign, "GPU", "way", "wide" or "width".
             _Kind("width", self._widths(data, max(w for f in config.families.values()
                                                   for w in f.widths)),
-                  r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box"),
+                  r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box|\dg\s"),
             _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
                   r"\d\s*-?\s*[hdwm]|hour|day|week|month|min"),
             _Kind("gpuhours", [(lambda s: _first_number(s, data), [
                 rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
-                r"h(?:ours?|rs?)?"])]),
+                r"h(?:ours?|rs?)?"]),
+                # "half a GPU-hour", "a quarter of a GPU hour"
+                (0.5, [r"half\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
+                (0.25, [r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"])]),
         ]
         cues = data["cues"]
         for cue in ("neg", "history", "may", "only", "before", "after", "then", "first", "last",
@@ -240,7 +243,8 @@ class Lexicon:
         n = rf"\d{{1,3}}|{_number_words(words)}"
 
         def value(text: str) -> int | None:
-            m = re.search(rf"(?<![\w.])({n})(?![\w.])|(?<=[x×])(\d+)|(\d+)(?=[x×-])", text, re.I)
+            m = re.search(rf"(?<![\w.])({n})(?![\w.])|(?<=[x×])(\d+)|(\d+)(?=[x×-]|g\s)", text,
+                          re.I)
             if not m:
                 return None
             word = next(g for g in m.groups() if g)

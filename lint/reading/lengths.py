@@ -124,7 +124,8 @@ class LengthReading(ReaderBase):
                      topic="length-aware lead", fix=((model.start, model.end, ""),))
         elif re.search(r"\b(?:use|uses|used|get|gets|take|takes|try|tries|tried|land|lands|"
                        r"run|runs|go|goes|see|sees|offered|allowed|eligible|touch(?:es)?|"
-                       r"reach(?:es)?|hits?|picks?|ends?\s+up\s+on)\b", seg, re.I):
+                       r"reach(?:es)?|hits?|picks?|ends?\s+up\s+on|fall(?:s|ing)?\s+back\s+to|"
+                       r"falls?\s+through\s+to|drops?\s+(?:down\s+)?to)\b", seg, re.I):
             # "long jobs never try SPOT": which models a length class is offered
             self.add("class-offers", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead")
@@ -396,6 +397,22 @@ class LengthReading(ReaderBase):
 
     # -- FLEX_START maximum duration ------------------------------------------------------
 
+    _FITS = re.compile(r"(?:\s+(?:at|on)\s+[^,;.]{1,20})?\W{0,3}(?:which|that|and|so\s+it)?\s*(?:still\s+|easily\s+|comfortably\s+)?"
+                       r"(?P<neg>does\s+not\s+|doesn't\s+|no\s+longer\s+|won't\s+|)"
+                       r"(?:fits?|stays?|is|falls?)\s+(?:well\s+|just\s+)?(?:under|within|inside|"
+                       r"below)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:limit|max(?:imum)?|cap|ceiling)",
+                       re.I)
+
+    def _fits_flex(self, durations: list) -> None:
+        """'24 h at 8× is 192 h at 1×, which still fits under the FLEX_START
+        limit': that length gets a FLEX_START rung (or, negated, does not)."""
+        for d in reversed(durations):  # the length nearest the cue
+            m = self._FITS.match(self.unit_text, d.end, self.s.end)
+            if m and d.value > self.facts.threshold:
+                self.add("flex-for", (d.value,), d.start, d.end, bool(m.group("neg")),
+                         topic="FLEX_START maximum run")
+                return
+
     def read_flex_max(self) -> None:
         flex = self.facts.flex_model
         if flex is None:
@@ -450,6 +467,7 @@ class LengthReading(ReaderBase):
             if best is None or distance < best[0]:
                 best = (distance, d, before)
         if best is None:
+            self._fits_flex(durations)
             return
         _, d, window = best
         cmp = self._comparator(d)

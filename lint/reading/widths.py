@@ -28,7 +28,7 @@ class WidthReading(ReaderBase):
             if not near and not cue:
                 continue
             if cue and not widths:
-                bare = re.search(r"(?:\bis|:|=|\bof)\s*(\d)\b(?![.,]\d)", text[cue.end():])
+                bare = re.search(r"(?:\bis|:|=|\bof|^)\s*(\d)\b(?![.,]\d)", text[cue.end():])
                 if bare:
                     at = self.s.start + cue.end() + bare.start(1)
                     self.add("min-width", (it.value, int(bare.group(1))), at, at + 1,
