@@ -75,7 +75,8 @@ MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:
                       r"no\s+longer\s+than|longer\s+than|beyond|exceed\w*|run\s+duration|"
                       r"capped|ceiling|within|over|more\s+than|under|below|past|only\s+(?:where|"
                       r"for|when|if))\b", re.I)
-MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+\s+){0,2}below|not\s+below|"
+MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+\s+){0,2}below|"
+                      r"not\s+below|"
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
                       r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
 REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"

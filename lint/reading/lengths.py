@@ -397,7 +397,8 @@ class LengthReading(ReaderBase):
 
     # -- FLEX_START maximum duration ------------------------------------------------------
 
-    _FITS = re.compile(r"(?:\s+(?:at|on)\s+[^,;.]{1,20})?\W{0,3}(?:which|that|and|so\s+it)?\s*(?:still\s+|easily\s+|comfortably\s+)?"
+    _FITS = re.compile(r"(?:\s+(?:at|on)\s+[^,;.]{1,20})?\W{0,3}(?:which|that|and|so\s+it)?\s*"
+                       r"(?:still\s+|easily\s+|comfortably\s+)?"
                        r"(?P<neg>does\s+not\s+|doesn't\s+|no\s+longer\s+|won't\s+|)"
                        r"(?:fits?|stays?|is|falls?)\s+(?:well\s+|just\s+)?(?:under|within|inside|"
                        r"below)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:limit|max(?:imum)?|cap|ceiling)",
