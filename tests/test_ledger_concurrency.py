@@ -108,3 +108,52 @@ def test_a_killed_holder_is_taken_over_after_its_lease_expires(tmp_path: Path,
     assert first >= expires  # never before the dead holder's lease ran out
     assert first <= expires + 10  # but soon after it did
     assert no_overlap([(r["start"], r["end"]) for r in results])
+
+
+def test_twenty_real_dispatches_from_twenty_hosts_share_one_cap(tmp_path: Path, url: str,
+                                                                emulator_factory) -> None:
+    """The same, end to end: 20 `backend-router dispatch` processes, each its own
+    "host" (working directory, state dir, host name), against one emulator and
+    one PostgreSQL ledger, with a per-day cap of 5. Capacity is plentiful, so
+    exactly the 5 dispatches that claim the cap launch on GCP; the other 15 get
+    cap-reached and, with SLURM and RunPod left out, exhaust the ladder."""
+    from tests.dispatch_support import SMALL_LADDER, quotas
+
+    cap = 5
+    ladder = tmp_path / "ladder.yaml"
+    ladder.write_text(SMALL_LADDER.read_text().replace(
+        "gcp_attempt_cap_per_day: 1000", f"gcp_attempt_cap_per_day: {cap}"))
+    emu = emulator_factory({"gce": {"zones": {"us-central1-a": {"a2-ultragpu-8g": {"SPOT": 40}}},
+                                    "quotas": quotas(limit=4096)}})
+    procs = []
+    for i in range(HOSTS):
+        host = f"host-{i:02d}"
+        home = tmp_path / host
+        home.mkdir()
+        env = {**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(home / "state"),
+               "PYTHONPATH": str(ROOT), "BACKEND_ROUTER_LEDGER": url,
+               "BACKEND_ROUTER_HOST": host}
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "router", "dispatch", "--ladder", str(ladder), "--intent",
+             "capture-7b", "--gpu-count", "8", "--hours", "1", "--gcp-project", "proj",
+             "--gcp-endpoint", emu.url, "--skip-backend", "slurm", "--skip-backend", "runpod",
+             "--dispatch-id", f"d{i:02d}", "--", "true"],
+            cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outcomes = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert "Traceback" not in err, err
+        events = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+        outcomes.append((proc.returncode, events))
+    launched = [e for code, events in outcomes for e in events
+                if e["event"] == "epm:backend-selected"]
+    capped = [code for code, events in outcomes
+              if any(e.get("outcome") == "cap-reached" for e in events)]
+    assert len(launched) == cap and all(e["backend"] == "gcp" for e in launched)
+    assert len(capped) == HOSTS - cap and set(capped) == {1}
+    ledger = open_ledger(url)
+    try:
+        use = ledger.cap_use(cap)
+    finally:
+        ledger.close()
+    assert use["used"] == cap
