@@ -245,7 +245,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except errors as exc:
         from router import redact
 
-        print(f"backend-router: error: {redact.clip(exc, 1000)}", file=sys.stderr)
+        # A §9 block with several schema problems names each on its own line
+        # (plan, dispatch and simulate alike); everything else is one line.
+        lines = exc.lines() if len(getattr(exc, "problems", ())) > 1 else [exc]
+        for line in lines:
+            print(f"backend-router: error: {redact.clip(line, 1000)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -43,7 +43,9 @@ def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
         from router.cli import input_errors
 
         if isinstance(exc, input_errors()):
-            return _fail(fallback, str(exc))
+            # a §9 block's problems: one stderr line each, one error event for all
+            lines = exc.lines() if len(getattr(exc, "problems", ())) > 1 else [str(exc)]
+            return _fail(fallback, *lines)
         raise
     events, dispatcher_args = prepared
     try:
@@ -52,10 +54,11 @@ def run_dispatch(args: argparse.Namespace, command: list[str]) -> int:
         events.close()
 
 
-def _fail(events: EventLog, message: str) -> int:
-    message = redact.clip(message, 1000)
-    events.emit("epm:backend-error", message=message)
-    print(f"backend-router: error: {message}", file=sys.stderr)
+def _fail(events: EventLog, *lines: str) -> int:
+    shown = [redact.clip(line, 1000) for line in lines]
+    events.emit("epm:backend-error", message="; ".join(shown))
+    for line in shown:
+        print(f"backend-router: error: {line}", file=sys.stderr)
     return 2
 
 

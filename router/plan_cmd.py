@@ -9,7 +9,6 @@ from typing import Any
 
 from router import config as ladder_config
 from router.planner import Request, Rung, explain, plan
-from router.section9 import PlanError
 
 
 def _zones(rung: Rung) -> str:
@@ -104,16 +103,7 @@ def run_plan(args: argparse.Namespace) -> int:
     from router.workspace import load_ladder
 
     cfg = load_ladder(args.ladder, args.plan)
-    try:
-        request = resolve(args, cfg).request
-    except PlanError as exc:
-        if len(exc.problems) == 1:
-            raise  # the CLI's one-line error path
-        from router import redact
-
-        for line in exc.lines():  # every problem of the §9 block, one line each
-            print(f"backend-router: error: {redact.clip(line, 1000)}", file=sys.stderr)
-        return 2
+    request = resolve(args, cfg).request  # a PlanError: one line per problem (router.cli)
     rungs = plan(request, cfg)
     quotas = None
     if args.prune and not args.check_quota:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from critics import cli as critic_cli
 from router import cli as router_cli
 from tests.lint_support import lint
 
+ROOT = Path(__file__).resolve().parents[1]
 BROKEN = """\
 # Plan
 
@@ -86,12 +88,24 @@ def test_critic_prints_every_problem_one_line_each(tmp_path: Path) -> None:
     assert f"{plan}:13: phase 'a'" in result.stderr
 
 
-def test_router_plan_prints_every_problem_one_line_each(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [
+    ("plan",),
+    ("dispatch", "--dispatch-id", "s9"),
+    ("simulate", "--capacity", str(ROOT / "examples" / "capacity" / "scarce-wide.yaml")),
+])
+def test_router_commands_print_every_problem_one_line_each(tmp_path: Path,
+                                                           command: tuple[str, ...]) -> None:
     plan = tmp_path / "plan.md"
     plan.write_text(BROKEN)
-    result = run("router", "plan", "--plan", str(plan))
-    assert result.returncode == 2 and result.stdout == ""
+    result = run("router", *command, "--plan", str(plan))
+    assert result.returncode == 2
     assert_problems(error_lines(result.stderr, "backend-router"))
+    if command[0] == "dispatch":  # and one error event naming them all
+        [event] = [json.loads(line) for line in result.stdout.splitlines()]
+        assert event["event"] == "epm:backend-error"
+        assert event["message"].count("plan.md:") == len(BROKEN_PROBLEMS)
+    else:
+        assert result.stdout == ""
 
 
 def test_ladder_errors_of_every_phase_are_reported(tmp_path: Path) -> None:
