@@ -6,6 +6,7 @@ plus the fix, the syntax check, the names and the config-file discovery."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -296,3 +297,67 @@ def test_telemetry_keyword_arguments_are_reports() -> None:
     assert dollar_cap.check("agent/telemetry.py", text) == []
     # The same dict handed to a call that configures is a cap.
     assert dollar_cap.check("agent/setup.py", "configure(settings={'max_budget': 20.0})\n")
+
+
+# ---- following a direct import to the class it names ----------------------------------
+
+GUARD_MODULE = '''class Guard:
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.spent_usd = 0.0
+
+    def charge(self, amount: float) -> None:
+        self.spent_usd += amount
+        if self.spent_usd >= self.limit:
+            raise RuntimeError("out of money")
+
+
+class Counter:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.n = 0
+
+    def step(self) -> None:
+        self.n += 1
+        if self.n >= self.limit:
+            raise RuntimeError("too many steps")
+'''
+
+RUN_MODULE = '''from agent.guard import Counter, Guard
+from .guard import Guard as Relative
+
+guard = Guard(limit=5.0)
+relative = Relative(limit=7.5)
+counter = Counter(limit=100)
+guard_retries = Guard(max_retries=3)
+'''
+
+
+def test_an_imported_class_that_compares_money_takes_a_dollar_cap(tmp_path: Path) -> None:
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "guard.py").write_text(GUARD_MODULE)
+    (tmp_path / "agent" / "run.py").write_text(RUN_MODULE)
+    done = subprocess.run([sys.executable, "-m", "lint", "--select", "dollar-cap",
+                           "--format", "json", "agent/run.py"], cwd=tmp_path,
+                          capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    # Guard (absolute and relative import) compares a spend in USD; Counter counts
+    # steps; max_retries is not the limit.
+    assert [(f["line"], f["col"]) for f in json.loads(done.stdout)] == [(4, 15), (5, 21)]
+
+
+def test_an_import_is_followed_only_inside_the_workspace(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "guard.py").write_text(GUARD_MODULE)
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    text = "from agent.guard import Guard\n\nguard = Guard(limit=5.0)\n"
+    (inner / "run.py").write_text(text)
+    dollar_cap._imported_money_class.cache_clear()
+    monkeypatch.chdir(inner)  # the workspace is inner/: agent/guard.py lies outside it
+    assert dollar_cap.check("run.py", text) == []
+    dollar_cap._imported_money_class.cache_clear()
+    monkeypatch.chdir(tmp_path)
+    assert [f.line for f in dollar_cap.check("inner/run.py", text)] == [3]
+    dollar_cap._imported_money_class.cache_clear()

@@ -16,6 +16,7 @@ have a finding (PositionProvider is most of libcst's cost).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from lint.findings import Finding
@@ -69,7 +70,7 @@ def needs_parse(text: str) -> bool:
     looks at each distinct money word once."""
     low = text.lower()
     if not any(key in low for key in MONEY_KEYS):
-        return False
+        return "import" in text and _LIMIT_CONSTRUCTION.search(text) is not None
     identifiers = set(_IDENTIFIER.findall(text))
     joined = "\n".join(identifiers)
     joined_low = joined.lower()
@@ -87,7 +88,87 @@ def needs_parse(text: str) -> bool:
         money_class = money_class or (name[:1].isupper() and not name.isupper())
     if money_class and any(is_limit_name(name) for name in identifiers):
         return True  # a class named for money with a limit: `SpendFlag(max_value=…)`
+    if "import" in text and _LIMIT_CONSTRUCTION.search(text):
+        return True  # `Guard(limit=5.0)` of an imported class: its module may say money
     return any(key in line for line in _GATE_LINE.findall(low) for key in MONEY_KEYS)
+
+
+# A class built with a number for a limit: `Guard(limit=5.0)`, `Flag(x, max_value=3)`.
+# Only keywords that name the limit itself: `max_length=` or `max_retries=` is not one.
+_LIMIT_KEYWORD = (r"(?:limit|cap|ceiling|threshold|max|maximum|max_value|max_amount|"
+                  r"[a-z_]{1,40}_(?:limit|cap|ceiling)|(?:limit|cap)_[a-z_]{1,40})")
+_LIMIT_CONSTRUCTION = re.compile(rf"\b[A-Z]\w{{0,60}}\([^()]{{0,300}}?\b{_LIMIT_KEYWORD}\s*=\s*\d")
+_IMPORTED_FILE_MAX_BYTES = 2_000_000
+
+
+def _dotted(node: Any) -> str:
+    import libcst as cst
+
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+@lru_cache(maxsize=1024)
+def _imported_money_class(path: str, module: str, level: int, name: str) -> bool:
+    """Cross-file, where the import is direct and cheap: does the module that
+    `from module import name` reads (a file under the current workspace)
+    define `class name` whose body compares something while it talks money?
+    A text scan, not a parse; any doubt (not found, too big, unreadable) is
+    False."""
+    source = _module_text(path, module, level)
+    if source is None:
+        return False
+    m = re.search(rf"^([ \t]*)class\s+{re.escape(name)}\b[^\n]*:[ \t]*\n", source, re.M)
+    if m is None:
+        return False
+    indent = len(m.group(1))
+    body = []
+    for line in source[m.end():].splitlines():
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        body.append(line)
+    text = "\n".join(body)
+    compares = re.search(r"(?:\bif\b|\bwhile\b|\breturn\b|\bassert\b|=)[^\n]*[<>]", text)
+    return bool(compares) and any(key in text.lower() for key in MONEY_KEYS)
+
+
+def _module_text(path: str, module: str, level: int) -> str | None:
+    import os
+    import stat
+    from pathlib import Path
+
+    workspace = Path.cwd().resolve()
+    try:
+        here = Path(path).resolve().parent
+    except (OSError, RuntimeError):
+        return None
+    parts = [p for p in module.split(".") if p]
+    if level:
+        roots = [here.parents[level - 2] if level > 1 else here] if level - 1 <= len(
+            here.parents) else []
+    else:
+        roots = [here, *here.parents]
+    for root in roots:
+        if root != workspace and workspace not in root.parents:
+            break  # nothing outside the workspace is read
+        base = root.joinpath(*parts) if parts else root
+        for candidate in (base.with_suffix(".py") if parts else None, base / "__init__.py"):
+            if candidate is None:
+                continue
+            try:
+                st = os.stat(candidate)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or st.st_size > _IMPORTED_FILE_MAX_BYTES:
+                return None
+            try:
+                return candidate.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return None
+    return None
 
 
 def _name_of(node: Any) -> str | None:
@@ -343,9 +424,11 @@ def _visitor_class() -> type:
     import libcst as cst
 
     class Collector(cst.CSTVisitor):
-        def __init__(self, test_file: bool) -> None:
+        def __init__(self, test_file: bool, path: str = "") -> None:
             super().__init__()
             self.test_file = test_file
+            self.path = path
+            self.imported: dict[str, tuple[str, int, str]] = {}  # local name -> module, level, name
             self.hits: list[_Hit] = []
             self.top = -1  # the top-level statement being visited
             # (comparison, stops (a bool or a _Lazy), loop, enclosing class, top)
@@ -380,6 +463,17 @@ def _visitor_class() -> type:
             return False
 
         def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            # Remember where classes come from, to look one up if it is built
+            # with a number for a limit (_imported_money_class); no walk inside.
+            if isinstance(node.names, cst.ImportStar):
+                return False
+            module = _dotted(node.module) if node.module is not None else ""
+            for alias in node.names:
+                name = _dotted(alias.name)
+                if name and name[:1].isupper():
+                    local = alias.asname.name.value if alias.asname and isinstance(
+                        alias.asname.name, cst.Name) else name
+                    self.imported[local] = (module, len(node.relative), name)
             return False
 
         def visit_Annotation(self, node: cst.Annotation) -> bool:
@@ -512,13 +606,15 @@ def _visitor_class() -> type:
                         (has_money(callee) or is_limit_name(keyword)):
                     self.hit(node, f"argument '{keyword}' passes a dollar cap "
                                    f"into {callee or 'a call'}")
-                elif not self.test_file and callee[:1].isupper() and has_money(callee) \
-                        and is_limit_name(keyword) \
-                        and _number(node.value) is not None and not _is_removal(node.value):
+                elif not self.test_file and callee[:1].isupper() and is_limit_name(keyword) \
+                        and _number(node.value) is not None and not _is_removal(node.value) \
+                        and (has_money(callee) or (
+                            callee in self.imported and re.fullmatch(_LIMIT_KEYWORD, keyword)
+                            and _imported_money_class(self.path, *self.imported[callee]))):
                     # `BudgetControlFlag(max_value=10.0)`: the class is named for
-                    # money (here or in the module it is imported from), so its
-                    # limit is a dollar cap. No fix: the class compares against
-                    # it, so None there would fail at run time.
+                    # money, or the module it is imported from compares its limit
+                    # with money (`Guard(limit=5.0)`), so its limit is a dollar cap.
+                    # No fix: the class compares against it; None would fail there.
                     self.hit(node, f"argument '{keyword}' sets the dollar cap of {callee}")
                 return
             value = _string_value(node.value)
@@ -797,7 +893,7 @@ def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, An
         return problems, []
     if _COLLECTOR is None:
         _COLLECTOR = _visitor_class()
-    collector = _COLLECTOR(_is_test_file(path))
+    collector = _COLLECTOR(_is_test_file(path), path)
     for index, statement in enumerate(module.body):
         collector.top = index
         statement.visit(collector)
