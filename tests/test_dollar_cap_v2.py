@@ -209,6 +209,26 @@ def run(spent, max_budget_per_task: float = 4.0):
 async def watch(meter):
     while meter.cost_usd < meter.cap_usd:
         await meter.tick()
+
+
+class Agent:
+  """Two-space indent, members placed one by one."""
+
+  budget_usd: float = 2.0
+
+  # a comment before a decorated method
+  @property
+  def note(self):
+      return f"""cost
+  so far: {self.total_cost:.2f}"""
+
+  def step(self, spent):
+      if spent > self.max_budget_usd:
+          raise SystemExit("over")
+      limit = 3.5; self.max_cost_usd = 9.0
+
+
+class Empty: pass
 '''
 
 
@@ -220,12 +240,9 @@ def test_positions_match_libcsts_whole_module_positions(text: str) -> None:
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     module, _ = dollar_cap._parse("tricky.py", text)
-    collector = dollar_cap._visitor_class()(False)
-    for index, statement in enumerate(module.body):
-        collector.top = index
-        statement.visit(collector)
-    collector.enforced()
-    assert len(collector.hits) >= 5
+    collector = dollar_cap.collect(module, "tricky.py")
+    assert len(collector.hits) >= 8
+    assert sum(hit.top[1] >= 0 for hit in collector.hits) >= 4  # placed member by member
     fast = dollar_cap._positions(module, text, collector.hits)
     full = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     for hit in collector.hits:

@@ -297,18 +297,76 @@ def _leaf_names(node: Any) -> list[str]:
     return out
 
 
+def _handlers(visitor: Any) -> tuple[dict[type, Any], dict[type, Any]]:
+    """The visitor's visit_X / leave_X methods by node type, looked up once."""
+    import libcst as cst
+
+    visits: dict[type, Any] = {}
+    leaves: dict[type, Any] = {}
+    for name in dir(type(visitor)):
+        kind, _, node_name = name.partition("_")
+        node_type = getattr(cst, node_name, None) if kind in ("visit", "leave") else None
+        if isinstance(node_type, type):
+            (visits if kind == "visit" else leaves)[node_type] = getattr(visitor, name)
+    return visits, leaves
+
+
+# Fields that hold only whitespace, comments or punctuation: no handler reads
+# them, so the walk does not enter them.
+_TRIVIA = ("whitespace", "leading_lines", "lines_after", "lpar", "rpar", "comma", "semicolon",
+           "colon", "equal", "header", "footer", "dot", "star", "asynchronous", "operator",
+           "newline", "indent", "lbrace", "rbrace", "lbracket", "rbracket", "arrow")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _kids(node: Any) -> Any:
+    """A node's child nodes from its dataclass fields: libcst's `children`
+    property runs a visitor that rebuilds the node, most of this rule's cost
+    on a large file."""
+    import dataclasses
+
+    import libcst as cst
+
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)
+                                      if not any(t in f.name for t in _TRIVIA))
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, tuple | list):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def walk(node: Any, visits: dict[type, Any], leaves: dict[type, Any]) -> None:
+    """A read-only walk with libcst's contract: a visit_X that returns False
+    skips X's children; leave_X runs after them."""
+    kind = type(node)
+    visit = visits.get(kind)
+    if visit is None or visit(node) is not False:
+        for child in _kids(node):
+            walk(child, visits, leaves)
+    leave = leaves.get(kind)
+    if leave is not None:
+        leave(node)
+
+
 def _self_attrs(node: Any) -> set[str]:
     """The `self.X` attributes an expression reads."""
     import libcst as cst
 
     found: set[str] = set()
-
-    class Finder(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute) -> None:
-            if isinstance(n.value, cst.Name) and n.value.value in ("self", "cls"):
-                found.add(n.attr.value)
-
-    node.visit(Finder())
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and \
+                n.value.value in ("self", "cls"):
+            found.add(n.attr.value)
+        stack.extend(_kids(n))
     return found
 
 
@@ -352,23 +410,20 @@ def _stops(body: Any) -> bool:
     """Does a block raise, return, break, continue or call something that stops?"""
     import libcst as cst
 
-    found = False
     leaves = (cst.Raise, cst.Return, cst.Break, cst.Continue)
-
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            nonlocal found
-            if isinstance(node, leaves):
-                found = True
-            elif isinstance(node, cst.Call):
-                name = _callee(node) or ""
-                if name in STOP_CALLS or name.lower().startswith(("stop", "abort", "halt")):
-                    found = True
-            # A nested function's body runs later, if at all: it does not stop this block.
-            return not found and not isinstance(node, cst.FunctionDef | cst.Lambda)
-
-    body.visit(Finder())
-    return found
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, leaves):
+            return True
+        if isinstance(node, cst.Call):
+            name = _callee(node) or ""
+            if name in STOP_CALLS or name.lower().startswith(("stop", "abort", "halt")):
+                return True
+        # A nested function's body runs later, if at all: it does not stop this block.
+        if not isinstance(node, cst.FunctionDef | cst.Lambda):
+            stack.extend(_kids(node))
+    return False
 
 
 class _Lazy:
@@ -413,11 +468,12 @@ def _is_test_file(path: str) -> bool:
 class _Hit:
     __slots__ = ("fix", "message", "node", "top")
 
-    def __init__(self, node: Any, message: str, fix: Any = None, top: int = -1) -> None:
+    def __init__(self, node: Any, message: str, fix: Any = None,
+                 top: tuple[int, int] = (-1, -1)) -> None:
         self.node = node
         self.message = message
         self.fix = fix  # a literal whose text becomes None under --fix
-        self.top = top  # the index of the top-level statement it sits in
+        self.top = top  # (top-level statement, member of a top-level class or -1)
 
 
 def _visitor_class() -> type:
@@ -430,7 +486,9 @@ def _visitor_class() -> type:
             self.path = path
             self.imported: dict[str, tuple[str, int, str]] = {}  # local name -> module, level, name
             self.hits: list[_Hit] = []
-            self.top = -1  # the top-level statement being visited
+            # the top-level statement being visited, and the member of a
+            # top-level class (-1: none)
+            self.top: tuple[int, int] = (-1, -1)
             # (comparison, stops (a bool or a _Lazy), loop, enclosing class, top)
             self.gates: list[tuple[Any, Any, bool, str | None, int]] = []
             self.aliases: set[str] = set()  # variables that hold a dollar cap
@@ -888,16 +946,11 @@ def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, An
     global _COLLECTOR
     if not needs_parse(text):
         return _syntax_only(path, text), []
+
     module, problems = _parse(path, text)
     if module is None:
         return problems, []
-    if _COLLECTOR is None:
-        _COLLECTOR = _visitor_class()
-    collector = _COLLECTOR(_is_test_file(path), path)
-    for index, statement in enumerate(module.body):
-        collector.top = index
-        statement.visit(collector)
-    collector.enforced()
+    collector = collect(module, path)
     if not collector.hits:
         return [], []
     positions = _positions(module, text, collector.hits)
@@ -917,56 +970,106 @@ def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, An
     return ordered, [(f, findings[f], None) for f in ordered if findings[f] is not None]
 
 
+def _paired(statements: Any, nodes: list[Any]) -> list[Any] | None:
+    """libcst statements mapped onto ast's (the first ast node of each): a line
+    of `a = 1; b = 2` is one statement to libcst and two to ast. None when
+    they do not line up."""
+    import libcst as cst
+
+    out, index = [], 0
+    for statement in statements:
+        if index >= len(nodes):
+            return None
+        out.append(nodes[index])
+        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return out if index == len(nodes) else None
+
+
+def _first_line(node: Any) -> int:
+    return min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
+
+
+def collect(module: Any, path: str) -> Any:
+    """Walk a parsed module once; the collector holds every hit, placed by
+    (top-level statement, member of a top-level class)."""
+    import libcst as cst
+
+    global _COLLECTOR
+    if _COLLECTOR is None:
+        _COLLECTOR = _visitor_class()
+    collector = _COLLECTOR(_is_test_file(path), path)
+    visits, leaves = _handlers(collector)
+    for index, statement in enumerate(module.body):
+        collector.top = (index, -1)
+        if isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+            # member by member, so a hit knows which method it is in (_positions)
+            _walk_class(statement, index, collector, visits, leaves)
+        else:
+            walk(statement, visits, leaves)
+    collector.enforced()
+    return collector
+
+
+def _walk_class(node: Any, index: int, collector: Any, visits: dict[type, Any],
+                leaves: dict[type, Any]) -> None:
+    """walk() of a top-level class, noting the member each hit is in."""
+    import libcst as cst
+
+    if visits[cst.ClassDef](node) is not False:
+        for part in (*node.decorators, *node.bases, *node.keywords):
+            walk(part, visits, leaves)
+        for member, statement in enumerate(node.body.body):
+            collector.top = (index, member)
+            walk(statement, visits, leaves)
+        collector.top = (index, -1)
+    leaves[cst.ClassDef](node)
+
+
 def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
     """Where each hit's nodes are. libcst computes positions by generating the
     code of the whole module, most of the rule's cost on a large file; so only
-    the top-level statements that hold a hit are generated, each alone, and
-    placed in the file by the stdlib parser's line numbers. Where the stdlib
-    parser cannot read the file (newer syntax), the whole module is used."""
+    the statements that hold a hit are generated, each alone: a top-level
+    statement, or one member of a top-level class (a method of a 1,000-line
+    class), placed in the file by the stdlib parser's lines and columns.
+    Where the stdlib parser cannot read the file (newer syntax), the whole
+    module is used."""
     import ast
 
-    import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
-    starts: list[int] = []
-    if tree is not None:
-        # libcst's top-level statements, mapped onto ast's: a line of
-        # `a = 1; b = 2` is one statement to libcst and two to ast.
-        index = 0
-        for statement in module.body:
-            if index >= len(tree.body):
-                break
-            node = tree.body[index]
-            first = min([d.lineno for d in getattr(node, "decorator_list", [])] +
-                        [node.lineno])
-            starts.append(first)
-            index += len(statement.body) if isinstance(statement,
-                                                       cst.SimpleStatementLine) else 1
-    if len(starts) != len(module.body):
+    tops = _paired(module.body, tree.body) if tree is not None else None
+    if tops is None:
         return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))
     positions: dict[Any, Any] = {}
-    for top in sorted({hit.top for hit in hits}):
-        statement = module.body[top]
+    for top, member in sorted({hit.top for hit in hits}):
+        statement, node_ast, column = module.body[top], tops[top], 0
+        if member >= 0:
+            members = _paired(statement.body.body, node_ast.body)
+            if members is None:  # cannot place the member: the whole class, as before
+                member = -1
+            else:
+                statement, node_ast = statement.body.body[member], members[member]
+                column = node_ast.col_offset  # the class body's indent
         mini = module.with_changes(body=[statement], header=[], footer=[])
         found = MetadataWrapper(mini, unsafe_skip_copy=True).resolve(PositionProvider)
         leading = len(statement.leading_lines)
         decorators = getattr(statement, "decorators", ())
         if decorators:
             leading += len(decorators[0].leading_lines)
-        shift = starts[top] - (leading + 1)
+        shift = _first_line(node_ast) - (leading + 1)
         for hit in hits:
-            if hit.top != top:
+            if hit.top[0] != top or (member >= 0 and hit.top[1] != member):
                 continue
             for node in (hit.node, hit.fix):
                 if node is not None and node in found:
                     pos = found[node]
                     positions[node] = type(pos)(
-                        type(pos.start)(pos.start.line + shift, pos.start.column),
-                        type(pos.end)(pos.end.line + shift, pos.end.column))
+                        type(pos.start)(pos.start.line + shift, pos.start.column + column),
+                        type(pos.end)(pos.end.line + shift, pos.end.column + column))
     return positions
 
 
