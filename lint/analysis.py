@@ -125,7 +125,8 @@ class Engine:
                                            not unit.text.rstrip().endswith("?")):
                 continue  # a heading is context; a question heading is answered below it
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
-                    not unit.header and not _WIDTH_LIST.search(unit.text):
+                    not unit.header and not _WIDTH_LIST.search(unit.text) and \
+                    not (critic and _AXIS_WORDS.search(unit.text)):
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []
@@ -500,6 +501,10 @@ class Engine:
 
             props += critic_reading.read(reader, Unit("paragraph", 1, text, heading))
         return props
+
+
+# needlessly-narrow described by its condition rather than named
+_AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)
 
 
 def _critic_rules(facts: Facts) -> dict[str, str]:

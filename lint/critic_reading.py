@@ -114,6 +114,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     narrow = [r for r in rules if r.value == _narrow_rule(reader)]
     if narrow:
         props += _narrow_conditions(reader, narrow[0])
+    elif not rules and re.search(r"\bshardable\s+axis", s.text, re.I) and \
+            re.search(r"\bwiden|\bnarrow|\bREVISE", s.text, re.I):
+        # "The shardable axis needs at least 8 shards before the critic asks you to
+        # widen": needlessly-narrow's condition, the rule described, not named
+        from types import SimpleNamespace
+
+        props += _narrow_conditions(reader, SimpleNamespace(end=s.start))
     launchers = [t for t in s.tokens if t.kind == "launcher"]
     unlike = _UNLIKE.match(s.text)
     if unlike:

@@ -278,8 +278,13 @@ class LengthReading(ReaderBase):
                     re.fullmatch(r"\s+(?:there\s+)?(?:at|on)\s+(?:the\s+)?",
                                  self.text(end, nxt.start)):
                 return self._term_width(nxt)  # type: ignore[return-value]
-            named = [w for w in widths if w is not request and w.start < start] or \
-                [w for w in widths if w is not request][-1:]  # "…is long once it drops to 2x"
+            named = [w for w in widths if w is not request and w.start < start]
+            if not named:
+                # "…is long once it drops to 2x": a width later in the same clause
+                # ("…, while at width 8 it is …" starts another clause)
+                named = [w for w in widths if w is not request and w.start >= end and
+                         not re.search(r"[;]|,\s+(?:while|whereas|but|and\s+at)\b|\.\s",
+                                       self.text(end, w.start))][:1]
             return self._term_width(named[-1]) if named else width0  # type: ignore[return-value]
 
         later = [w for w in widths if w.start > d.start]
@@ -303,6 +308,18 @@ class LengthReading(ReaderBase):
                 self.add("consequence", (d.value, width0, at, "lead", name), m.start, m.end,
                          self.negated_before(m.start), topic="derived length")
                 read = True
+                # "… leads with FLEX_START, while at width 8 it … leads with SPOT":
+                # each further lead cue states the lead at the width of its clause
+                for cue2 in [t for t in self.tokens if t.kind == "first" and
+                             t.start > m.end and re.match(r"lead", self.unit_text[
+                                 t.start:t.end], re.I)]:
+                    m2 = next((x for x in tail_models if x.start > cue2.start), None)
+                    name2 = m2 and (m2.term[1] if m2.term[0] == "model" else m2.term[1][2])
+                    if m2 is None or not name2:
+                        continue
+                    self.add("consequence", (d.value, width0, at_width(m2.start, m2.end),
+                                             "lead", name2), m2.start, m2.end,
+                             self.negated_before(m2.start), topic="derived length")
             elif name:
                 denied = self.negated_before(m.start) or self._too_long_for(m)
                 if denied or re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
