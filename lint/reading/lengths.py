@@ -125,7 +125,8 @@ class LengthReading(ReaderBase):
         elif re.search(r"\b(?:use|uses|used|get|gets|take|takes|try|tries|tried|land|lands|"
                        r"run|runs|go|goes|see|sees|offered|allowed|eligible|touch(?:es)?|"
                        r"reach(?:es)?|hits?|picks?|ends?\s+up\s+on|fall(?:s|ing)?\s+back\s+to|"
-                       r"falls?\s+through\s+to|drops?\s+(?:down\s+)?to)\b", seg, re.I):
+                       r"falls?\s+through\s+to|drops?\s+(?:down\s+)?to|skips?|avoids?|"
+                       r"excludes?|leaves?\s+out)\b", seg, re.I):
             # "long jobs never try SPOT": which models a length class is offered
             self.add("class-offers", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead")
@@ -437,7 +438,8 @@ class LengthReading(ReaderBase):
             return
         fl = [t for t in self.terms if t.term == ("model", flex)]
         durations = self.kinds("duration")
-        unlimited = re.search(r"\bno\s+(?:maximum|max|limit|cap|ceiling)\b|\bunlimited\b|"
+        unlimited = re.search(r"\bno\s+(?:[\w-]+\s+)?(?:maximum|max|limit|cap|ceiling)\b|"
+                              r"\bunlimited\b|"
                               r"\bas\s+long\s+as\s+(?:it|they|needed|the\s+job)|\bindefinitely\b",
                               self.s.text, re.I)
         if fl and not durations and ANY_LENGTH.search(self.s.text) and re.search(

@@ -11,6 +11,11 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import ADJACENT, ARROW, FILLER, IN_ORDER, KEY_ORDER, STRONG_THEN, WIDTH_TOPIC
 from lint.reading.sentence import TermTok, orderable
 
+# "Before an 8× eval, run a smoke test at 1×": a step to do first, not a rung order
+_STEP_FIRST = re.compile(r"\W*(?:before|after)\b[^,;]{1,80},\s*(?:please\s+)?(?:run|rerun|do|check|"
+                         r"make|try|launch|test|verify|ensure|start|open|ssh|build|install|set|"
+                         r"export|write|read|commit|push|grab|get|submit|clear|warm|profile|"
+                         r"benchmark|copy|upload|download|sync)\b", re.I)
 
 class OrderReading(ReaderBase):
     # -- order: chains --
@@ -120,7 +125,7 @@ class OrderReading(ReaderBase):
         if self.s.context and not self.procedural:
             self._prefer()
             self._fallback_for()
-        if not cues or self.procedural or not self.s.context:
+        if not cues or self.procedural or not self.s.context or _STEP_FIRST.match(self.s.text):
             return
         kind = self.length_class(cues[0].start)
         ords = [t for t in self.terms if orderable(t.term) or

@@ -202,7 +202,8 @@ class WidthReading(ReaderBase):
             return
         top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?|starts?|"
                         r"begins?)\s+at\b|"
-                        r"\b(?:widest|largest|maximum|max)\s+(?:width\s+)?(?:is|of)\b|"
+                        r"\b(?:widest|largest|maximum|max)\s+(?:width\s+|rung\s+|shape\s+|"
+                        r"machines?\s+)?(?:is|of)\b|"
                         r"\bonly\s+(?:the\s+)?(?=\S*\s*(?:\d|\*))", text, re.I)
         if top and auto:
             after = [w for w in widths if w.start >= self.s.start + top.start()]
