@@ -28,6 +28,13 @@ _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\buns
                               r"\bnot\s+shardable", re.I)
 _UNLIKE = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+"
                      r"(?:to|with))\b[^,;:]*[,;:]", re.I)
+# "count / treat / consider X as parallel work": the verb frames the claim,
+# and a negation on the verb ("never count X as …") denies it
+_COUNT_AS = re.compile(r"\b(?:count|treat|consider|regard|call|classify|class)\w*\s+(?:\S+\s+){0,6}"
+                       r"\S*$", re.I)
+_NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no\s+longer)\s+"
+                           r"(?:\w+\s+)?(?:count|treat|consider|regard|call|classify|class)\w*\b",
+                           re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
 
@@ -145,6 +152,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "X is not parallel" or, cue first, "does not run in parallel: X, Y"
             negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end \
                 else reader.negated_before(cue + 1, since=reader._main_start())
+            if cue > launcher.end and _COUNT_AS.search(reader.text(s.start, launcher.start)):
+                # "NEVER count GNU parallel as parallel work", "Don't treat X as …"
+                negated = negated != bool(_NEGATED_VERB.search(
+                    reader.text(s.start, launcher.start)))
             props.append(Prop("parallel", (launcher.value,), negated, launcher.start,
                               launcher.end, "parallel work"))
         elif unsharded and any(v.kind == "revise" for v in verdicts):

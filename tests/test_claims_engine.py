@@ -103,7 +103,7 @@ def _measure(half: str) -> tuple[float, float]:
 # holds files written at different times by writers who never saw the engine
 # (dev3, dev4 and test2 came last).
 @pytest.mark.parametrize(("half", "recall_floor", "clean_floor"),
-                         [("dev", 0.92, 0.99), ("test", 0.78, 0.96)])
+                         [("dev", 0.90, 0.99), ("test", 0.78, 0.96)])
 def test_corpus_accuracy_stays_above_its_floor(half: str, recall_floor: float,
                                                 clean_floor: float) -> None:
     recall, clean = _measure(half)

@@ -156,9 +156,14 @@ class LengthReading(ReaderBase):
                     for other in durations):
                 continue  # "| 8x, 1 h | long | 4 h |": the class belongs to the nearer 4 h
             word = cut_word
-            near_word = d is nearest_to_word and abs(at_word - d.start) <= 24 and \
+            near_word = d is nearest_to_word and ((
+                abs(at_word - d.start) <= 24 and
                 not re.search(r"[,;:]", re.sub(r"^[\w-]+\s*[:=]\s*$", "", self.text(
-                    *sorted((at_word, d.start)))))  # "threshold: 4 h" is one clause
+                    *sorted((at_word, d.start))))))  # "threshold: 4 h" is one clause
+                or (at_word < d.start and re.fullmatch(  # "the cut-off between … is 3 h"
+                    r"[\w-]*\s+(?:between|for|of)\s+[^,;:.]{0,45}?\s(?:is|are|sits\s+at|"
+                    r"lies\s+at|falls\s+at)\s+(?:at\s+|about\s+|roughly\s+)?",
+                    self.text(at_word, d.start), re.I) is not None))
             defining = near_word or ((cls.start < d.start or exclusive) and not word)
             negated = self.negated_before(max(d.start, cls.start))
             fix = ((d.start, d.end, self._unit_of(d)),)
