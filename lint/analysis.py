@@ -126,7 +126,8 @@ class Engine:
                 continue  # a heading is context; a question heading is answered below it
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
                     not unit.header and not _WIDTH_LIST.search(unit.text) and \
-                    not (critic and _AXIS_WORDS.search(unit.text)):
+                    not (critic and _AXIS_WORDS.search(unit.text)) and \
+                    not reading.KEY_WORDS.search(unit.text):  # `short_threshold_hours: 8`
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []

@@ -179,7 +179,7 @@ class Lexicon:
             _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
-                  r"\d\s*-?\s*[hdwm]|hour|day|week|month|min"),
+                  r"\d\s*-?\s*[hdwm]|hour|day|week|month|min|fortnight"),
             _Kind("gpuhours", [(lambda s: _first_number(s, data), [
                 rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
                 r"h(?:ours?|rs?)?"]),
@@ -274,7 +274,12 @@ class Lexicon:
             choices.append((value, [rf"{_NUMBER}\s*(?:-\s*)?(?:{unit_re[unit]})(?![\w-])",
                                     rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])",
                                     # "half a day", "half an hour"
-                                    rf"half\s+an?\s+(?:{spelled})(?![\w-])"]))
+                                    rf"half\s+an?\s+(?:{spelled})(?![\w-])",
+                                    # a config-like key read as words: "threshold hours: 8"
+                                    rf"(?<=\s)(?:{spelled})\s*[:=]\s*{_NUMBER}(?![\w.])"]))
+        # "a fortnight", "a quarter of a day"
+        choices.append((336.0, [r"(?:a\s+)?fortnight(?:[- ]long)?(?![\w-])"]))
+        choices.append((6.0, [r"(?:a\s+)?quarter\s+of\s+a\s+day(?![\w-])"]))
 
         def hours_and_minutes(text: str) -> float | None:
             h, m = re.findall(r"\d+(?:\.\d+)?", text)[:2]

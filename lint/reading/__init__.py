@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from lint.lexicon import Lexicon
 from lint.propositions import Prop
-from lint.reading.cues import MAX_SENTENCE
+from lint.reading.cues import KEY_WORDS, MAX_SENTENCE
 from lint.reading.lengths import LengthReading
 from lint.reading.order import OrderReading
 from lint.reading.provisioning import ProvisioningReading
@@ -62,5 +62,5 @@ def in_context(lexicon: Lexicon, text: str, heading: str) -> bool:
     return bool(lexicon.ladder_context.search(text) or lexicon.ladder_context.search(heading))
 
 
-__all__ = ["MAX_SENTENCE", "Reader", "Sentence", "TermTok", "blank_quotes", "in_context",
+__all__ = ["KEY_WORDS", "MAX_SENTENCE", "Reader", "Sentence", "TermTok", "blank_quotes", "in_context",
            "orderable", "split_sentences", "tag_sentence", "terms"]

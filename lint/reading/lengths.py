@@ -455,7 +455,8 @@ class LengthReading(ReaderBase):
             self.add("flex-max", (float("inf"),), at, self.s.start + unlimited.end(),
                      topic="FLEX_START maximum run")
             return
-        if fl and durations and not MAX_CUE.search(self.s.text) and not self.kinds("width"):
+        if fl and durations and not MAX_CUE.search(self.s.text) and len(self.kinds("width")) <= 1:
+            # one width at most: "a fortnight-long job can use FLEX_START at width 1"
             offer = re.search(r"\b(?:gets?|offered|has|have|keeps?|eligible|allowed|available|"
                               r"can\s+use|uses?|receives?)\b", self.s.text, re.I)
             d = durations[0]
