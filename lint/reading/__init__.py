@@ -62,5 +62,5 @@ def in_context(lexicon: Lexicon, text: str, heading: str) -> bool:
     return bool(lexicon.ladder_context.search(text) or lexicon.ladder_context.search(heading))
 
 
-__all__ = ["KEY_WORDS", "MAX_SENTENCE", "Reader", "Sentence", "TermTok", "blank_quotes", "in_context",
-           "orderable", "split_sentences", "tag_sentence", "terms"]
+__all__ = ["KEY_WORDS", "MAX_SENTENCE", "Reader", "Sentence", "TermTok", "blank_quotes",
+           "in_context", "orderable", "split_sentences", "tag_sentence", "terms"]
