@@ -10,6 +10,10 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import ANY_LENGTH, CLASS_WORDS, LENGTH_TOPIC, MAX_CUE, STRONG_THEN
 from lint.reading.sentence import TermTok
 
+# "at every width", "whatever width it lands on": a claim about all widths
+_EVERY_WIDTH = re.compile(r"\b(?:at|on)\s+(?:every|each|any|all(?:\s+the)?)\s+widths?\b|"
+                          r"\bwhatever\s+(?:the\s+)?width\b|\bat\s+all\s+widths\b|"
+                          r"\bno\s+matter\s+(?:the\s+|which\s+)?width\b", re.I)
 
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
@@ -296,11 +300,16 @@ class LengthReading(ReaderBase):
         later = [w for w in widths if w.start > d.start]
         read = False
         negated = self.negated_before(self.s.end)
+        every = _EVERY_WIDTH.search(self.s.text)
         for c in classes:
             if c.start > d.start:
-                at = at_width(c.start, c.end)
-                self.add("consequence", (d.value, width0, at, "class", c.kind), c.start, c.end,
-                         negated, topic="derived length")
+                # "stays short at every width it can degrade to": the narrowest width
+                # (the longest run) and the request's own bound it
+                ats = {width0, min(self.facts.width_chain())} if every else \
+                    {at_width(c.start, c.end)}
+                for at in sorted(ats):
+                    self.add("consequence", (d.value, width0, at, "class", c.kind), c.start,
+                             c.end, negated, topic="derived length")
                 read = True
         tail_models = [m for m in models if m.start > d.start]
         if tail_models:
