@@ -61,11 +61,38 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
         # now …": the old thing is history, what follows it is today's claim
         body = " " * contrast.end() + body[contrast.end():]
     tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
+    tokens = _elided_widths(body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens)
     sentence.question = body.rstrip().endswith("?") or bool(
         re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
     return sentence
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "eight": 8,
+                 "sixteen": 16}
+# "Eight GPUs first, then six, then four": a bare count right after a width's
+# link word is the next width (not "then two more minutes", not "then 4 h")
+_ELIDED = re.compile(r"(?:,\s*(?:and\s+)?then|\bthen|→|->|=>)\s+(?:to\s+)?"
+                     r"(one|two|three|four|six|eight|sixteen|\d{1,2})\b"
+                     r"(?!\s*(?:[x×%]|\.\d|more|others?|hours?|h\b|days?|minutes?|mins?|gpu))",
+                     re.I)
+
+
+def _elided_widths(body: str, start: int, tokens: list[Token]) -> list[Token]:
+    widths = [t for t in tokens if t.kind == "width"]
+    if not widths:
+        return tokens
+    added = []
+    last_end = widths[0].end - start
+    for m in _ELIDED.finditer(body, last_end):
+        at = start + m.start(1)
+        if any(t.start <= at < t.end for t in tokens):
+            continue
+        word = m.group(1).lower()
+        value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+        added.append(Token("width", value, at, start + m.end(1)))
+    return sorted(tokens + added, key=lambda t: (t.start, t.end)) if added else tokens
 
 
 # ---- terms: one orderable thing, maybe written with several tokens ------------------------
