@@ -170,7 +170,8 @@ class OrderReading(ReaderBase):
                     self.add("skip", (a.term, b.term), subject.start, obj.end, negated,
                              topic="order")
 
-    _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable)|"
+    _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable|"
+                  r"sold\s+out|gone|taken)|"
                   r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
                   r"(?:fails?|run\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
 
@@ -202,7 +203,24 @@ class OrderReading(ReaderBase):
         if re.search(r"\b(?:also|too|as\s+well|still|eventually|finally|later)\b", rest, re.I):
             return
         a, b = cond[-1], main[0]
+        if lead:
+            # "…, an 8-GPU request goes straight to a2-ultragpu-1g": the destination
+            # is what follows the verb of moving, not the request's own width
+            dest = re.search(r"\b(?:goes|go|falls?|drops?|moves?|jumps?|steps?|retries|"
+                             r"tries|lands?|degrades?)\b(?:(?:\s+\w+){0,2}?\s+(?:to|on|at)\b)?",
+                             rest, re.I)
+            after = [t for t in main if dest and t.start >= cut + dest.end()]
+            if after:
+                b = after[0]
         negated = self.negated_before(b.start, since=min(b.start, cut))
+        wa, wb = self._term_width(a), self._term_width(b)
+        if {a.term[0], b.term[0]} & {"family", "rung"} and wa and wb and wa != wb and \
+                {a.term[0], b.term[0]} <= {"width", "family", "rung"}:
+            # machine types name their widths: the width chain is what is claimed
+            ta, tb = ("width", wa), ("width", wb)
+            self.add("order", (ta, tb), b.start, b.end, negated, topic="width chain")
+            self.add("skip", (ta, tb), b.start, b.end, negated, topic="width chain")
+            return
         if a.term[0] == b.term[0] == "width" and a.term != b.term:
             self.add("order", (a.term, b.term), b.start, b.end, negated, topic="width chain")
             self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="width chain")
