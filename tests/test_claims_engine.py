@@ -56,6 +56,14 @@ FOLLOWS = [
     ("Only jobs under 4 hours are short; everything else is long.", False, True),
     ("short_threshold: 6h", True, False),
     ("family order: a100-80gb, h100-80gb", False, True),
+    # an elided chain of GPU counts: 8 is no width of the changed ladder
+    ("On capacity misses the router asks for eight GPUs, then four, then two, then one.",
+     False, True),
+    ("On capacity misses the router asks for eight GPUs, then six, then four.", True, True),
+    # one bare number after a width is not a chain
+    ("## Dispatch\n\nTrain on 8 GPUs, then 2 for the eval.", False, False),
+    ("When `a2-ultragpu-8g` is full, an 8-GPU request goes straight to `a2-ultragpu-1g`.",
+     True, True),
 ]
 
 

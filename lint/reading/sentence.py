@@ -79,6 +79,9 @@ _ELIDED = re.compile(r"(?:,\s*(?:and\s+)?then|\bthen|→|->|=>)\s+(?:to\s+)?"
                      re.I)
 
 
+_WIDTH_WORDS = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\bchain\b|\brungs?\b", re.I)
+
+
 def _elided_widths(body: str, start: int, tokens: list[Token]) -> list[Token]:
     widths = [t for t in tokens if t.kind == "width"]
     if not widths:
@@ -92,6 +95,9 @@ def _elided_widths(body: str, start: int, tokens: list[Token]) -> list[Token]:
         word = m.group(1).lower()
         value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
         added.append(Token("width", value, at, start + m.end(1)))
+    if len(added) < 2 and not _WIDTH_WORDS.search(body):
+        # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
+        return tokens
     return sorted(tokens + added, key=lambda t: (t.start, t.end)) if added else tokens
 
 
