@@ -44,9 +44,9 @@ PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|
 CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|only|instead|"
                            r"hence|thus)\b|\s\((?=[^)]*\))", re.I)
 COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,]*,", re.I)
-KEY_ORDER = re.compile(r"\b(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
+KEY_ORDER = re.compile(r"(?:\b|_)(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
                         r"chain|rungs|preference|walk|path|families|lanes|widths|backends)"
-                        r"\s*(?:is|are)?\s*[:=]\s*$", re.I)
+                        r"\s*(?:is|are)?\s*[:=]\s*[\[(]?\s*$", re.I)  # "families: [a, b]" too
 IN_ORDER = re.compile(r"\bin\s+(?:this|that|the\s+following|config)?\s*order\b|"
                        r"\bin\s+order\b|\bordered\b|\bone\s+after\s+the\s+other\b", re.I)
 STRONG_CONTEXT = re.compile(
