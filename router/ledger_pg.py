@@ -57,13 +57,9 @@ def shown_url(url: str) -> str:
 
 def require_driver() -> None:
     """One line (exit 2) when psycopg is not installed, like require_sdks."""
-    from importlib.util import find_spec
+    from router.cliutil import installed
 
-    try:
-        found = find_spec("psycopg") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
+    if not installed("psycopg"):
         raise LedgerError("the PostgreSQL ledger needs psycopg, in the 'postgres' extra: "
                           f"{INSTALL_POSTGRES}")
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from router.cliutil import UsageError
+from router.cliutil import UsageError, installed
 from router.simulate.model import CapacityModel, ModelError
 
 if TYPE_CHECKING:
@@ -43,13 +43,7 @@ def _model(args: argparse.Namespace, config: LadderConfig) -> CapacityModel:
 
 
 def require_matplotlib() -> None:
-    from importlib.util import find_spec
-
-    try:
-        found = find_spec("matplotlib") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
+    if not installed("matplotlib"):
         raise UsageError(f"--plot needs matplotlib, in the 'plot' extra: {INSTALL_PLOT}")
 
 

@@ -28,21 +28,10 @@ def require_sdks(names: list[str] | tuple[str, ...], command: str) -> None:
     """One clear line (exit 2) when a backend this command will reach has no
     SDK installed, instead of an ImportError deep in the walk. Looks the
     modules up without importing them (google.cloud.compute_v1 takes ~4 s)."""
-    from importlib.util import find_spec
+    from router.cliutil import UsageError, installed
 
-    from router.cliutil import UsageError
-
-    missing = []
-    for name in names:
-        if name not in SDKS:
-            continue
-        module, package = SDKS[name]
-        try:
-            found = find_spec(module) is not None
-        except (ImportError, ValueError):  # a parent package is missing
-            found = False
-        if not found:
-            missing.append(package)
+    missing = [SDKS[name][1] for name in names
+               if name in SDKS and not installed(SDKS[name][0])]
     if missing:
         raise UsageError(f"{command} needs {' and '.join(missing)}, in the 'dispatch' extra: "
                          f"{INSTALL_DISPATCH}")
