@@ -155,6 +155,8 @@ class Lexicon:
         self._entity_kinds = [k for k in self._kinds if k.kind in ENTITY_KINDS and k.regex]
         self.ladder_context = _union(data["ladder_context"])
         self.procedural = _union(data["procedural"])
+        # number words that may stand for a width ("then six, then four")
+        self.width_numbers = {w.lower(): int(v) for w, v in data["widths"]["numbers"].items()}
 
     # ---- building ----------------------------------------------------------------
 

@@ -15,8 +15,10 @@ MONEY_KEYS = ("usd", "dollar", "spend", "spent", "cost", "price", "budget", "cen
 MONEY = {"usd", "dollar", "dollars", "spend", "spending", "spent", "cost", "costs", "price",
          "prices", "cents", "money", "eur", "euro", "euros", "gbp", "billing", "credit",
          "credits"}
-CAP = {"cap", "caps", "capped", "max", "maximum", "limit", "limits", "ceiling", "budget",
-       "budgets", "allowance", "threshold", "min", "minimum", "quota"}
+# Words for an upper bound, alone: a keyword argument named one of them sets a limit.
+UPPER_LIMIT = frozenset({"cap", "max", "maximum", "limit", "ceiling", "threshold"})
+CAP = UPPER_LIMIT | {"caps", "capped", "limits", "budget", "budgets", "allowance", "min",
+                     "minimum", "quota"}
 # Words that say what a bare "budget" counts when it is not money.
 BUDGET_UNITS = {"gpu", "gpus", "token", "tokens", "time", "hour", "hours", "seconds",
                     "secs", "minutes", "mins", "step", "steps", "iteration", "iterations",

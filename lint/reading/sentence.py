@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
@@ -61,7 +62,7 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
         # now …": the old thing is history, what follows it is today's claim
         body = " " * contrast.end() + body[contrast.end():]
     tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
-    tokens = _elided_widths(body, start, tokens)
+    tokens = _elided_widths(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens)
     sentence.question = body.rstrip().endswith("?") or bool(
@@ -69,31 +70,35 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
     return sentence
 
 
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "eight": 8,
-                 "sixteen": 16}
 # "Eight GPUs first, then six, then four": a bare count right after a width's
-# link word is the next width (not "then two more minutes", not "then 4 h")
-_ELIDED = re.compile(r"(?:,\s*(?:and\s+)?then|\bthen|→|->|=>)\s+(?:to\s+)?"
-                     r"(one|two|three|four|six|eight|sixteen|\d{1,2})\b"
-                     r"(?!\s*(?:[x×%]|\.\d|more|others?|hours?|h\b|days?|minutes?|mins?|gpu))",
-                     re.I)
+# link word is the next width (not "then two more minutes", not "then 4 h").
+# The number words are the lexicon's (widths.numbers).
+@lru_cache(maxsize=8)
+def _elided(number_words: tuple[str, ...]) -> re.Pattern[str]:
+    words = "|".join(sorted(map(re.escape, number_words), key=len, reverse=True))
+    return re.compile(r"(?:,\s*(?:and\s+)?then|\bthen|→|->|=>)\s+(?:to\s+)?"
+                      rf"({words}|\d{{1,2}})\b"
+                      r"(?!\s*(?:[x×%]|\.\d|more|others?|hours?|h\b|days?|minutes?|mins?|gpu))",
+                      re.I)
 
 
 _WIDTH_WORDS = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\bchain\b|\brungs?\b", re.I)
 
 
-def _elided_widths(body: str, start: int, tokens: list[Token]) -> list[Token]:
+def _elided_widths(lexicon: Lexicon, body: str, start: int,
+                   tokens: list[Token]) -> list[Token]:
     widths = [t for t in tokens if t.kind == "width"]
     if not widths:
         return tokens
     added = []
     last_end = widths[0].end - start
-    for m in _ELIDED.finditer(body, last_end):
+    numbers = lexicon.width_numbers
+    for m in _elided(tuple(numbers)).finditer(body, last_end):
         at = start + m.start(1)
         if any(t.start <= at < t.end for t in tokens):
             continue
         word = m.group(1).lower()
-        value = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+        value = int(word) if word.isdigit() else numbers[word]
         added.append(Token("width", value, at, start + m.end(1)))
     if len(added) < 2 and not _WIDTH_WORDS.search(body):
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain

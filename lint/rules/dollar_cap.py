@@ -16,12 +16,13 @@ have a finding (PositionProvider is most of libcst's cost).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from lint.findings import Finding
 from lint.money import (
     MONEY_KEYS,
+    UPPER_LIMIT,
     has_money,
     is_dollar_cap_name,
     is_limit_name,
@@ -95,7 +96,7 @@ def needs_parse(text: str) -> bool:
 
 # A class built with a number for a limit: `Guard(limit=5.0)`, `Flag(x, max_value=3)`.
 # Only keywords that name the limit itself: `max_length=` or `max_retries=` is not one.
-_LIMIT_KEYWORD = (r"(?:limit|cap|ceiling|threshold|max|maximum|max_value|max_amount|"
+_LIMIT_KEYWORD = (rf"(?:{'|'.join(sorted(UPPER_LIMIT))}|max_value|max_amount|"
                   r"[a-z_]{1,40}_(?:limit|cap|ceiling)|(?:limit|cap)_[a-z_]{1,40})")
 _LIMIT_CONSTRUCTION = re.compile(rf"\b[A-Z]\w{{0,60}}\([^()]{{0,300}}?\b{_LIMIT_KEYWORD}\s*=\s*\d")
 _IMPORTED_FILE_MAX_BYTES = 2_000_000
@@ -298,16 +299,25 @@ def _leaf_names(node: Any) -> list[str]:
 
 
 def _handlers(visitor: Any) -> tuple[dict[type, Any], dict[type, Any]]:
-    """The visitor's visit_X / leave_X methods by node type, looked up once."""
+    """The visitor's visit_X / leave_X methods by node type, bound to it."""
+    visits, leaves = _handler_table(type(visitor))
+    return ({node_type: fn.__get__(visitor) for node_type, fn in visits.items()},
+            {node_type: fn.__get__(visitor) for node_type, fn in leaves.items()})
+
+
+@cache
+def _handler_table(cls: type) -> tuple[dict[type, Any], dict[type, Any]]:
+    """visit_X / leave_X functions of a visitor class by node type: dir() and
+    the libcst lookups run once per class, not once per parsed file."""
     import libcst as cst
 
     visits: dict[type, Any] = {}
     leaves: dict[type, Any] = {}
-    for name in dir(type(visitor)):
+    for name in dir(cls):
         kind, _, node_name = name.partition("_")
         node_type = getattr(cst, node_name, None) if kind in ("visit", "leave") else None
         if isinstance(node_type, type):
-            (visits if kind == "visit" else leaves)[node_type] = getattr(visitor, name)
+            (visits if kind == "visit" else leaves)[node_type] = getattr(cls, name)
     return visits, leaves
 
 
