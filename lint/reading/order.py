@@ -157,8 +157,16 @@ class OrderReading(ReaderBase):
                 continue
             # "Never use RunPod first: it is the last rung, after GCP": with the
             # subject outside the cue's clause, only that clause's negation counts
-            negated = self.negated_before(cue.start, since=self.clause_start(subject.start)
-                                          if subject.start >= floor else floor)
+            since = self.clause_start(subject.start) if subject.start >= floor else floor
+            cue_floor = self.clause_start(cue.start)
+            if i and cue_floor > max(floor, subject.end):
+                # "Never put SLURM ahead of GCP: the cluster is reached only once
+                # GCP has missed": a later cue in its own clause has its own
+                # subject (if it names one) and its own polarity
+                subject = next((t for t in reversed(ords)
+                                if cue_floor <= t.start and t.end <= cue.start), subject)
+                since = cue_floor
+            negated = self.negated_before(cue.start, since=since)
             tight = re.search(r"\b(?:right|immediately|directly|straight|just)\s*$",
                               self.unit_text[max(self.s.start, cue.start - 14):cue.start], re.I)
             for obj in objects:
