@@ -150,9 +150,20 @@ class OrderReading(ReaderBase):
             if not subjects:
                 return
         subject = subjects[-1]
+        named: list[TermTok] = [subject]
         for i, cue in enumerate(cues):
             stop = cues[i + 1].start if i + 1 < len(cues) else self.s.end
+            if i + 1 < len(cues):
+                # "…before RunPod, and GCP comes before both": the next cue's clause
+                # names its own subject, which is not an object of this cue
+                next_floor = self.clause_start(cues[i + 1].start)
+                if next_floor > cue.end and any(next_floor <= t.start < stop for t in ords):
+                    stop = next_floor
             objects = [t for t in ords if cue.end <= t.start < stop]
+            if not objects and re.match(r"\W*(?:both|all\s+(?:of\s+them|three|two)|them\s+all)\b",
+                                        self.s.text[cue.end - self.s.start:], re.I):
+                objects = list(named)  # "GCP comes before both": the ones named before
+            named += [t for t in objects if t.term not in {n.term for n in named}]
             if not objects:
                 continue
             # "Never use RunPod first: it is the last rung, after GCP": with the
