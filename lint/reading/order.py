@@ -178,12 +178,20 @@ class OrderReading(ReaderBase):
                                 if cue_floor <= t.start and t.end <= cue.start), subject)
                 since = cue_floor
             negated = self.negated_before(cue.start, since=since)
+            # "…the 1× rungs next, and only after those the campus lanes": the cue
+            # and its pronoun come first, so what follows is on the cue's far side
+            pronoun = re.match(r"\s*(?:those|these|that|this|them|it)\b[\s,]*(?:(?:then|come|comes)\s+|"
+                               r"the\s+(?:router|dispatch(?:er)?|job|request|walk)\s+"
+                               r"(?:is\s+|will\s+)?\w+\s+(?:(?:on|to|at)\s+)?)?",
+                               self.s.text[cue.end - self.s.start:], re.I)
+            fronted = bool(pronoun) and self.clause_start(cue.start) > subject.end and \
+                objects[0].start <= cue.end + pronoun.end()
             tight = re.search(r"\b(?:right|immediately|directly|straight|just)\s*$",
                               self.unit_text[max(self.s.start, cue.start - 14):cue.start], re.I)
             for obj in objects:
                 if obj.term == subject.term:
                     continue
-                a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
+                a, b = (subject, obj) if (cue.kind == "before") != fronted else (obj, subject)
                 self._order(a.term, b.term, subject.start, obj.end, negated, kind)
                 if tight and a.term[0] == b.term[0]:
                     self.add("skip", (a.term, b.term), subject.start, obj.end, negated,
