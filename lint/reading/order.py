@@ -180,7 +180,8 @@ class OrderReading(ReaderBase):
             negated = self.negated_before(cue.start, since=since)
             # "…the 1× rungs next, and only after those the campus lanes": the cue
             # and its pronoun come first, so what follows is on the cue's far side
-            pronoun = re.match(r"\s*(?:those|these|that|this|them|it)\b[\s,]*(?:(?:then|come|comes)\s+|"
+            pronoun = re.match(r"\s*(?:those|these|that|this|them|it)\b[\s,]*"
+                               r"(?:(?:then|come|comes)\s+|"
                                r"the\s+(?:router|dispatch(?:er)?|job|request|walk)\s+"
                                r"(?:is\s+|will\s+)?\w+\s+(?:(?:on|to|at)\s+)?)?",
                                self.s.text[cue.end - self.s.start:], re.I)
