@@ -414,9 +414,15 @@ class Engine:
                 span = (start, start + max(1, len(cell.strip())))
                 if role == "model" and (yes or no):
                     fam = next((t for t in row_tokens if t.kind == "family"), None)
+                    hours = None if fam or value != self.facts.flex_model else \
+                        _row_length(header, unit, lexicon)
                     if fam:
                         r.props.append(Prop("permits", (fam.value[0], value), no, *span,
                                             "provisioning"))
+                    elif hours:
+                        # '| 1× | 16 h | long | yes |' under 'FLEX_START offered?'
+                        r.props.append(Prop("flex-for", (hours,), no, *span,
+                                            "FLEX_START maximum run"))
                 elif role == "auto" and (yes or no):
                     width = next((t for t in row_tokens if t.kind in ("width", "family")), None)
                     w = width.value if width and width.kind == "width" else \
@@ -461,6 +467,8 @@ class Engine:
         for q, a in pairs:
             if not q.sentence.question or a.sentence.question or a.sentence.history:
                 continue
+            if q.unit.table_id and any(t.kind == "model" for t in q.sentence.tokens):
+                continue  # '| FLEX_START offered? |' heads a column read by _read_columns
             body = q.unit.text[q.sentence.start:q.sentence.end]
             body = re.sub(r"^\W*(?:q(?:uestion)?\s*[:.]\s*)?", "", body, flags=re.I)
             body = body.rstrip(" ?*_")
@@ -518,6 +526,16 @@ def build(config, lexicon_path=None) -> Engine:
     from lint import lexicon
 
     return Engine(lexicon.build(config, lexicon_path), Facts(config))
+
+
+def _row_length(header: Unit, row: Unit, lexicon: Lexicon) -> float | None:
+    """A row's job length: the duration in its 'length' column, else its only one."""
+    found = [[t.value for t in lexicon.tag(cell) if t.kind == "duration"] for cell in row.cells]
+    for cell, values in zip(header.cells, found, strict=False):
+        if values and re.search(r"\blength|\bruns?\b|\bwall", cell, re.I):
+            return values[0]
+    every = [v for values in found for v in values]
+    return every[0] if len(every) == 1 else None
 
 
 def _cell_start(unit: Unit, index: int) -> int:

@@ -10,6 +10,7 @@ decide it (a claim about SPOT versus FLEX_START with no job length).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,12 @@ def _hours_label(hours: float) -> str:
         f"{hours:g} h"
 
 
+def _a(label: str) -> str:
+    """'an 8 h', 'an 11 h', 'an 18 h', 'a 2 h': the article a reader would say."""
+    spoken_vowel = re.match(r"(?:8|11|18|80|800)(?!\d)", label) is not None
+    return f"{'an' if spoken_vowel else 'a'} {label}"
+
+
 def _term(term: Term) -> str:
     kind, value = term
     if kind == "backend":
@@ -87,17 +94,17 @@ _DESCRIBE = {
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
     "flex-max": lambda p: "FLEX_START has no maximum run" if p.args[0] == float("inf") else
                 f"FLEX_START runs at most {_hours_label(p.args[0])}",
-    "flex-for": lambda p: f"a {_hours_label(p.args[0])} job gets a FLEX_START rung",
+    "flex-for": lambda p: f"{_a(_hours_label(p.args[0]))} job gets a FLEX_START rung",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
-    "width": lambda p: f"a {p.args[0]}× width",
+    "width": lambda p: f"{_a(str(p.args[0]))}× width",
     "direction": lambda p: {"up": "a miss widens the request",
                             "down": "a miss narrows the request",
                             "by-one": "widths drop one GPU at a time"}[p.args[0]],
     "max-width": lambda p: f"the auto ladder goes up to {p.args[0]}×",
     "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
-    "consequence": lambda p: f"a {p.args[0]:g} h job at {p.args[1]}× run at {p.args[2]}× "
+    "consequence": lambda p: f"{_a(f'{p.args[0]:g} h')} job at {p.args[1]}× run at {p.args[2]}× "
                              f"{p.args[3]} {p.args[4]}",
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
@@ -341,7 +348,7 @@ def _subset(p: Prop, facts: Facts):
     t = facts.threshold
     if relation == "at":
         return facts.is_short(value) == (kind == "short"), \
-            f"a {value:g} h job is {'short' if facts.is_short(value) else 'long'}", ()
+            f"{_a(f'{value:g} h')} job is {'short' if facts.is_short(value) else 'long'}", ()
     if kind == "short":
         holds = value <= t if relation == "under" else False
     else:
@@ -408,7 +415,7 @@ def _lead_at(p: Prop, facts: Facts):
         samples = [hours]
     leads = {facts.models_at(h)[0] for h in samples if h > 0}
     return (model in leads and len(leads) == 1), \
-        "; ".join(f"a {h:g} h job leads with {facts.models_at(h)[0]}" for h in samples), ()
+        "; ".join(f"{_a(f'{h:g} h')} job leads with {facts.models_at(h)[0]}" for h in samples), ()
 
 
 def _consequence(p: Prop, facts: Facts):
