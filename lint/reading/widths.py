@@ -37,7 +37,10 @@ class WidthReading(ReaderBase):
                 return
             if cue:
                 after = [w for w in widths if w.start >= self.s.start + cue.end()]
-                w = after[0] if after else near[0]
+                before = [w for w in widths if w.end <= self.s.start + cue.start()]
+                # "degrades to 2× (its floor)": with none after it, the cue names
+                # the width just before it
+                w = after[0] if after else before[-1] if before else near[0]
                 width = self._term_width(w)
                 negated = self.negated_before(w.start) and not re.search(
                     r"\bnever\s+(?:\w+\s+){0,2}below|\bnot\s+below|no\s+(?:narrower|further|"
