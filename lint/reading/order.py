@@ -192,6 +192,11 @@ class OrderReading(ReaderBase):
             for obj in objects:
                 if obj.term == subject.term:
                     continue
+                if subject.term[0] == obj.term[0] == "width" and FILLER.sub(
+                        "", self.text(cue.end, objects[0].start)).strip():
+                    # "oversamples 2× before the nonlinearity and 4× for …": the cue's
+                    # object is something else; the widths are not ordered
+                    break
                 a, b = (subject, obj) if (cue.kind == "before") != fronted else (obj, subject)
                 self._order(a.term, b.term, subject.start, obj.end, negated, kind)
                 if tight and a.term[0] == b.term[0]:
