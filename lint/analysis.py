@@ -240,7 +240,9 @@ class Engine:
             if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
                                             for p in rb.props):
                 rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))
-                if adjacent:
+                if adjacent and (a.term[0] != "width" or b.term[0] == "width"):
+                    # a row headed by a width may hold the whole GCP chain
+                    # ('| 1 | GCP (8× → 4× → 2× → 1×) |'): not 8× straight to SLURM
                     rb.props.append(Prop("skip", (a.term, b.term), False, b.start, b.end,
                                          "order"))
 

@@ -243,6 +243,15 @@ def _skip(p: Prop, facts: Facts):
         if a[1] in chain and b[1] in chain and chain.index(b[1]) - chain.index(a[1]) > 1:
             return False, "widths " + facts.width_label(), ()
         return None, "", ()
+    if a[0] == "width" and b[0] in ("backend", "lane"):
+        # "once the 8× and 4× rungs have missed, dispatch drops to the SLURM lanes":
+        # a miss at a width every intent can go below moves to the next width first
+        target = "slurm" if b[0] == "lane" else b[1]
+        floors = {facts.min_width(i) for i in facts.intents}
+        if a[1] in facts.width_chain() and target in facts.backends and target != "gcp" \
+                and all(a[1] > floor for floor in floors):
+            return False, f"widths {facts.width_label()}, then {facts.backend_chain()}", ()
+        return None, "", ()
     if a[0] == b[0] == "family" and a[1][0] == b[1][0] and a[1][1] and b[1][1]:
         return _skip(Prop("skip", (("width", a[1][1]), ("width", b[1][1]))), facts)
     if a[0] == b[0] == "backend" and a[1] in facts.backends and b[1] in facts.backends:

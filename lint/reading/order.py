@@ -264,6 +264,9 @@ class OrderReading(ReaderBase):
             stage = ("backend", "gcp") if a.term[0] in ("width", "family") else a.term
             if stage[0] == b.term[0] == "backend" and stage != b.term:
                 self.add("skip", (stage, b.term), b.start, b.end, negated, topic="order")
+            if a.term[0] == "width" and b.term[0] in ("backend", "lane"):
+                # "once the 4× rungs have missed, dispatch drops to SLURM": 2× and 1× skipped
+                self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="order")
 
     def read_only_after(self) -> None:
         """'RunPod only after GCP is exhausted': everything before it is named."""
