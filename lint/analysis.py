@@ -127,7 +127,8 @@ class Engine:
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
                     not unit.header and not _WIDTH_LIST.search(unit.text) and \
                     not (critic and _AXIS_WORDS.search(unit.text)) and \
-                    not reading.KEY_WORDS.search(unit.text):  # `short_threshold_hours: 8`
+                    not reading.KEY_WORDS.search(unit.text) and \
+                    not unit.text.rstrip(" \t\n*_").endswith("?"):  # answered below
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []

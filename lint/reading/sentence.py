@@ -65,7 +65,7 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
     tokens = _elided_widths(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens)
-    sentence.question = body.rstrip().endswith("?") or bool(
+    sentence.question = body.rstrip(" \t\n*_").endswith("?") or bool(
         re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
     return sentence
 
