@@ -491,6 +491,11 @@ class Engine:
                 # but the answer to a "why" gives a reason and stands alone
                 alone = {(p.kind, p.args) for p in self._read_text(body, lexicon, a.unit.heading)}
                 joined = f"{body} {rest}"
+                when = re.match(r"\W*(?:when|where|at\s+what\s+point)\s+(?:does|do|is|are|will|"
+                                r"should|can|would)\s+", body, re.I)
+                if when:
+                    # "When does the paid cloud get used? Whenever GCP has missed."
+                    joined = f"{body[when.end():]} {rest}"
                 how_long = re.match(r"\W*how\s+long\s+(?:at\s+most\s+)?(?=(?:can|may|could|"
                                     r"is\s+\S+\s+allowed)\b)", body, re.I)
                 if how_long:

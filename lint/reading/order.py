@@ -206,7 +206,7 @@ class OrderReading(ReaderBase):
     _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable|"
                   r"sold\s+out|gone|taken)|"
                   r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
-                  r"(?:fails?|run\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
+                  r"(?:fails?|runs?\s+out|ran\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
 
     def read_conditional(self) -> None:
         """'If GCP has no capacity, go to RunPod' and 'RunPod is the fallback
