@@ -34,6 +34,9 @@ class ReaderBase:
         self.props: list[Prop] = []
         # a bracketed aside ("(campus-preempt would just kill them)") is not a procedure
         bare = re.sub(r"\([^()]*\)", " ", sentence.text)
+        # nor is a purpose or reason ("…, so that jobs stop waiting in the queue")
+        bare = re.sub(r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+"
+                      r"(?:is|are)))\b.*", " ", bare, flags=re.I | re.S)
         self.procedural = bool(lexicon.procedural.search(bare)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural
