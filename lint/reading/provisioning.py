@@ -79,9 +79,13 @@ class ProvisioningReading(ReaderBase):
                           r"(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)\b", self.s.text, re.I)
         if not every or not PERMISSION.search(self.s.text) or self.length_class(self.s.start):
             return
-        negated = self.negated_before(self.s.start + every.start())
-        for name in dict.fromkeys(t.term[1] for t in models if t.start < self.s.start +
-                                  every.start()):
+        at = self.s.start + every.start()
+        negated = self.negated_before(at)
+        # the models in its clause: "SPOT is allowed on both families", "both
+        # families can be requested on-demand"
+        clause = self.clause_start(at)
+        for name in dict.fromkeys(t.term[1] for t in models
+                                  if self.clause_start(t.start) == clause):
             for family in self.facts.families_in_order():
                 self.add("permits", (family, name), self.s.start + every.start(),
                          self.s.start + every.end(), negated, topic="provisioning")

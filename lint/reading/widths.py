@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from lint.lexicon import Token
 from lint.reading.base import ReaderBase
 from lint.reading.cues import AUTO, EXPLICIT, MIN_CUE, REACH_CUE, WIDTH_TOPIC
 from lint.reading.sentence import TermTok
@@ -14,8 +15,24 @@ from lint.reading.sentence import TermTok
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
+    def _every_intent(self) -> list[Token]:
+        """'All four intents can run on a single GPU': each intent of the config."""
+        every = re.search(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
+                          r"(?:(?:\w+|\d+)\s+)?(?:plan\s+)?intents?\b", self.s.text, re.I)
+        if not every:
+            return []
+        at, end = self.s.start + every.start(), self.s.start + every.end()
+        return [Token("intent", name, at, end) for name in self.facts.intents]
+
     def read_min_width(self) -> None:
-        intents = self.kinds("intent")
+        named, every = self.kinds("intent"), self._every_intent()
+        if every and named and re.search(r"\b(?:except|but\s+not|other\s+than|apart\s+from|"
+                                         r"besides|save\s+for)\b", self.s.text, re.I):
+            # "all intents except eval-70b can run on one GPU": the others can
+            excluded = {t.value for t in named}
+            intents = [t for t in every if t.value not in excluded]
+        else:
+            intents = named or every
         if not intents:
             return
         widths = [t for t in self.terms if self._term_width(t) is not None]
@@ -58,7 +75,8 @@ class WidthReading(ReaderBase):
                 w = min(later, key=lambda t: self._term_width(t) or 99)
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
                          self.negated_before(w.start), topic="minimum width")
-            return
+            if intents is named:
+                return  # one named intent per sentence; a quantifier names them all
 
     def read_direction(self) -> None:
         """'On a miss the router doubles the width': the ladder only narrows."""
