@@ -64,6 +64,29 @@ FOLLOWS = [
     ("## Dispatch\n\nTrain on 8 GPUs, then 2 for the eval.", False, False),
     ("When `a2-ultragpu-8g` is full, an 8-GPU request goes straight to `a2-ultragpu-1g`.",
      True, True),
+    # a miss at a width above every intent's floor moves to the next width, not SLURM
+    ("Once the 8× and 4× rungs have missed, dispatch drops to the SLURM lanes.", True, True),
+    ("All four intents can run on a single GPU if that is all the ladder finds.", True, True),
+    ("All intents except eval-70b can run on one GPU.", False, False),
+    ("## Compute backends\n\nBoth GPU families can be requested on-demand.", True, True),
+    # a later cue in its own clause has its own subject and polarity
+    ("Never put SLURM ahead of GCP: the cluster is reached only once every GCP width has "
+     "missed.", False, False),
+    ("The campus lanes come before RunPod, and GCP comes before both.", False, False),
+    ("A 2× request that misses tries the 1× GCP rungs next, and only after those the "
+     "campus lanes.", False, False),
+    ("An eval-70b run of two hours at 4× that degrades to 2× (its floor) takes 4 h there.",
+     False, False),
+    ("The audio step oversamples 2× before the nonlinearity and 4× for the distortion model.",
+     False, False),
+    # a 'FLEX_START offered?' column: 100 h fits under 168 h, not under 72 h
+    ("## Degraded widths\n\n| Width | Length there | FLEX_START offered? |\n"
+     "|---|---|---|\n| 1× | 100 h | yes |",
+     False, True),
+    ("**Q: Which backend does dispatch try first?**\n\nA: The campus cluster.", True, True),
+    ("**When does the paid cloud get used?**\nWhenever GCP has missed at the requested width.",
+     True, True),
+    ("RunPod comes before the SLURM lanes so that jobs stop waiting in the queue.", True, True),
 ]
 
 
