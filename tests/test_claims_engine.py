@@ -87,6 +87,9 @@ FOLLOWS = [
     ("**When does the paid cloud get used?**\nWhenever GCP has missed at the requested width.",
      True, True),
     ("RunPod comes before the SLURM lanes so that jobs stop waiting in the queue.", True, True),
+    ("## Compute backends\n\nA 5-day job still fits in flex-start.", False, True),
+    ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
+     True, True),
 ]
 
 

@@ -13,7 +13,8 @@ QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")
 CONTRAST = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+(?:to|with))"
                       r"\b[^,;:]*[,;:](?:\s*(?:which|that|where|who)\b[^,;:]*[,;:])?", re.I)
 ANY_LENGTH = re.compile(r"\b(?:regardless\s+of\s+(?:the\s+)?(?:job(?:'s)?\s+)?(?:length|duration|"
-                        r"how\s+long)|whatever\s+the\s+(?:job(?:'s)?\s+)?length|no\s+matter\s+how\s+"
+                        r"how\s+long)|whatever\s+(?:the|its|their)\s+(?:job(?:'s)?\s+)?(?:length|duration)|"
+                        r"no\s+matter\s+how\s+"
                         r"long|for\s+(?:all|every|any)\s+(?:job\s+)?lengths?)\b", re.I)
 DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b", re.I)
 # "short_threshold: 8h": a config-like key reads as its words

@@ -429,11 +429,13 @@ class LengthReading(ReaderBase):
 
     # -- FLEX_START maximum duration ------------------------------------------------------
 
-    _FITS = re.compile(r"(?:\s+(?:at|on)\s+[^,;.]{1,20})?\W{0,3}(?:which|that|and|so\s+it)?\s*"
+    _FITS = re.compile(r"(?:[\s-]+(?:long\s+)?(?:job|run|phase|request)s?)?"
+                       r"(?:\s+(?:at|on)\s+[^,;.]{1,20})?\W{0,3}(?:which|that|and|so\s+it)?\s*"
                        r"(?:still\s+|easily\s+|comfortably\s+)?"
                        r"(?P<neg>does\s+not\s+|doesn't\s+|no\s+longer\s+|won't\s+|)"
-                       r"(?:fits?|stays?|is|falls?)\s+(?:well\s+|just\s+)?(?:under|within|inside|"
-                       r"below)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:limit|max(?:imum)?|cap|ceiling)",
+                       r"(?:(?:fits?|stays?|is|falls?)\s+(?:well\s+|just\s+)?(?:under|within|"
+                       r"inside|below)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:limit|max(?:imum)?|cap|"
+                       r"ceiling)|fits?\s+(?:in|into|within)\s+(?:a\s+|the\s+)?(?=flex))",
                        re.I)
 
     def _fits_flex(self, durations: list) -> None:
@@ -467,7 +469,8 @@ class LengthReading(ReaderBase):
         if fl and durations and not MAX_CUE.search(self.s.text) and len(self.kinds("width")) <= 1:
             # one width at most: "a fortnight-long job can use FLEX_START at width 1"
             offer = re.search(r"\b(?:gets?|offered|has|have|keeps?|eligible|allowed|available|"
-                              r"can\s+use|uses?|receives?)\b", self.s.text, re.I)
+                              r"can\s+use|uses?|receives?|fits?\s+(?:in|into|within|under))\b",
+                              self.s.text, re.I)
             d = durations[0]
             if offer and len(durations) == 1 and not self.kinds("short") and \
                     not self.kinds("long") and d.value > self.facts.threshold:
