@@ -40,7 +40,8 @@ PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour\b", re.I
 PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|never|no|not|"
                          r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
-                         r"excluded|includ\w*|is|are)\b|n't\b|❌|✅", re.I)
+                         r"excluded|includ\w*|is|are|falls?\s+back\s+to|drops?\s+to|moves?\s+to)\b|n't\b|❌|✅",
+                        re.I)
 # ", and the critic REVISEs it": a new clause, so a negation before it stays behind
 CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|only|instead|"
                            r"hence|thus)\b|\s\((?=[^)]*\))", re.I)
