@@ -128,7 +128,7 @@ class Engine:
                     not unit.header and not _WIDTH_LIST.search(unit.text) and \
                     not (critic and _AXIS_WORDS.search(unit.text)) and \
                     not reading.KEY_WORDS.search(unit.text) and \
-                    not unit.text.rstrip(" \t\n*_").endswith("?"):  # answered below
+                    not _ANSWERED_QUESTION.search(unit.text):
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []
@@ -519,6 +519,11 @@ class Engine:
             props += critic_reading.read(reader, Unit("paragraph", 1, text, heading))
         return props
 
+
+# "**Q: Which backend does dispatch try first?**": a question with no ladder
+# name is still answered below it, when it asks about an order
+_ANSWERED_QUESTION = re.compile(
+    r"\b(?:first|last|before|after|when|which|where|what|how)\b[^\n]*\?[*_\s]*$", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)
