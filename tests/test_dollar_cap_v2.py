@@ -378,3 +378,98 @@ def test_an_import_is_followed_only_inside_the_workspace(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     assert [f.line for f in dollar_cap.check("inner/run.py", text)] == [3]
     dollar_cap._imported_money_class.cache_clear()
+
+
+# ---- slicing: libcst reads only the units that can hold a finding ----------------------
+
+BIG_SETTINGS = '''import os
+from dataclasses import dataclass
+
+RETRIES = 3
+MAX_SPEND_USD = float(os.environ.get("MAX_SPEND_USD", "40"))
+
+
+class Limiter:
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+
+    def over(self, amount: float) -> bool:
+        return amount > self.limit
+
+
+@dataclass
+class Settings:
+    name: str = "run"
+    retries: int = RETRIES
+    seed: int = 0
+    workers: int = 4
+    output: str = "out"
+    verbose: bool = False
+    timeout_s: float = 30.0
+    max_cost_usd: float = 12.5
+
+    def describe(self) -> str:
+        return f"{self.name} x{self.workers}"
+
+    def spend_guard(self) -> Limiter:
+        return Limiter(limit=self.max_cost_usd)
+
+
+def unrelated(items):
+    return sorted(items)
+
+
+def run(task, meter):
+    if meter.over(task.cost):
+        raise SystemExit("out of money")
+'''
+
+
+def test_slicing_blanks_what_cannot_matter_and_moves_no_line() -> None:
+    from lint.money_slice import sliced
+
+    text = sliced(BIG_SETTINGS)
+    assert text is not None
+    before, after = BIG_SETTINGS.splitlines(), text.splitlines()
+    assert len(after) == len(before)
+    for old, new in zip(before, after, strict=True):
+        assert new in (old, "")  # a line is kept byte for byte, or blanked
+    kept = "\n".join(after)
+    assert "def unrelated" not in kept and "seed: int = 0" not in kept
+    # the class a kept unit builds, the constant it reads, the gate on it stay
+    for needed in ("class Limiter", "return amount > self.limit", "max_cost_usd: float = 12.5",
+                   "MAX_SPEND_USD = float", "if meter.over(task.cost):", "class Settings"):
+        assert needed in kept, needed
+
+
+def _corpus_sources() -> list[tuple[str, str]]:
+    out = [("settings.py", BIG_SETTINGS), ("tricky.py", TRICKY)]
+    for half in ("dev", "test"):
+        entries = yaml.safe_load((ROOT / "tests" / "dollar_cap_corpus" / f"{half}.yaml")
+                                 .read_text(encoding="utf-8"))
+        out += [(e["file"], e["text"]) for e in entries if e["file"].endswith(".py")]
+    return out
+
+
+def test_slicing_never_changes_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same findings, at the same lines and columns, with and without slicing,
+    over every Python snippet of both corpus halves."""
+    from lint import money_slice
+
+    sources = _corpus_sources()
+    sliced = [dollar_cap.analyze(path, text) for path, text in sources]
+    assert sum(money_slice.sliced(text) is not None for _, text in sources) >= 20
+    monkeypatch.setattr(money_slice, "sliced", lambda text: None)
+    whole = [dollar_cap.analyze(path, text) for path, text in sources]
+    for (path, _), a, b in zip(sources, sliced, whole, strict=True):
+        assert a[0] == b[0], path
+        assert [(f, p) for f, p, _ in a[1]] == [(f, p) for f, p, _ in b[1]], path
+
+
+def test_newer_syntax_is_not_sliced() -> None:
+    from lint.money_slice import sliced
+
+    # PEP 695 generics: this interpreter's parser refuses them, libcst reads all of it
+    text = "class Box[T]:\n    max_cost_usd: float = 3.0\n" + BIG_SETTINGS
+    assert sliced(text) is None or sys.version_info >= (3, 12)
+    assert dollar_cap.check("box.py", text)

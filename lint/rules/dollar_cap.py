@@ -923,13 +923,14 @@ def _syntax_only(path: str, text: str) -> list[Finding]:
     the stdlib parser first (a few times faster), and, when that refuses, with
     libcst's grammar, which knows syntax newer than this interpreter (PEP 695,
     PEP 701, t-strings). Only a file both refuse is a syntax error."""
-    import ast
     import warnings
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. invalid escape sequences
-            ast.parse(text, path)
+            # to bytecode, not to ast: no Python objects are built for the tree,
+            # about a fifth faster; what compile refuses, libcst decides
+            compile(text, path, "exec", dont_inherit=True)
         return []
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         pass
@@ -957,13 +958,20 @@ def analyze(path: str, text: str) -> tuple[list[Finding], list[tuple[Finding, An
     if not needs_parse(text):
         return _syntax_only(path, text), []
 
-    module, problems = _parse(path, text)
+    from lint.money_slice import sliced
+
+    # libcst reads only what can hold a finding; lines and columns do not move
+    source = sliced(text) or text
+    module, problems = _parse(path, source)
+    if module is None and source is not text:
+        source = text
+        module, problems = _parse(path, text)
     if module is None:
         return problems, []
     collector = collect(module, path)
     if not collector.hits:
         return [], []
-    positions = _positions(module, text, collector.hits)
+    positions = _positions(module, source, collector.hits)
     findings: dict[Finding, Any] = {}
     for hit in collector.hits:
         pos = positions.get(hit.node)
