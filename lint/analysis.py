@@ -21,7 +21,7 @@ _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:
                       r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
 # Ladder sentences that name no entity token: "widths are 1, 2, 4, 6 and 8",
 # "the wide rungs are opt-in".
-_WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,20}?\d+\s*(?:,|→|->)\s*\d+|"
+_WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,40}?\d+\s*(?:,|→|->)\s*\d+|"
                          r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
 _ORDER_LEAD = re.compile(r"(?:\border\b|\bsequence\b|\bin\s+turn\b|\bdown\s+(?:this|the)\s+"
                          r"list\b|\b(?:walks?|tries|visits?)\s+them\b|\bone\s+by\s+one\b|"

@@ -151,7 +151,9 @@ class WidthReading(ReaderBase):
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
         if self.procedural or not self._own_width_context():
             return
-        listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?\s*"
+        # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
+        listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?"
+                           r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
                            r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
         if listed:
