@@ -195,7 +195,8 @@ class WidthReading(ReaderBase):
                 break  # "we tried 8×, 12×, 20×" compression ratios: nothing says GPUs
             if w is not None and w not in self.facts.widths and (
                     t.term[0] != "width" or
-                    re.search(r"[×x]|[- ]way\b|[- ]wide\b", self.text(t.start, t.end), re.I)) and \
+                    re.search(r"[×x]|[- ]way\b|[- ]wide\b|\bwidth\b", self.text(t.start, t.end),
+                              re.I)) and \
                     not re.match(r"\s+(?:axis|axes|shards?|splits?|sweeps?|grids?|fan[- ]?outs?|"
                                  r"data|tensor|pipeline|parallel\w*)\b",
                                  self.unit_text[t.end:t.end + 20], re.I):
