@@ -97,6 +97,7 @@ _DESCRIBE = {
     "flex-for": lambda p: f"{_a(_hours_label(p.args[0]))} job gets a FLEX_START rung",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
+    "floor": lambda p: f"no request goes below {p.args[0]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
     "width": lambda p: f"{_a(str(p.args[0]))}× width",
     "direction": lambda p: {"up": "a miss widens the request",
@@ -395,6 +396,16 @@ def _reach(p: Prop, facts: Facts):
     return width >= m, f"{intent} degrades no further than {m}×", ()
 
 
+def _floor(p: Prop, facts: Facts):
+    # the narrowest width any intent reaches; an intent with a higher floor
+    # stops earlier, which the text did not say
+    lowest = min(facts.min_width(i) for i in facts.intents)
+    written = [(s, e, re.sub(r"\d+", str(lowest), text, count=1)) for s, e, text in p.fix_spans
+               if re.search(r"\d", text)]
+    return p.args[0] == lowest, f"GCP widths go down to {lowest}× ({facts.width_label()})", \
+        tuple(written)
+
+
 def _in_auto(p: Prop, facts: Facts):
     width = p.args[0]
     return facts.in_auto_ladder(width), \
@@ -531,6 +542,7 @@ _JUDGES = {
     "class-order": _class_order, "class-last": _class_last, "class-offers": _class_offers,
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
+    "floor": _floor,
     "in-auto": _in_auto,
     "lead-at": _lead_at, "consequence": _consequence, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,

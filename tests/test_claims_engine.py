@@ -88,6 +88,12 @@ FOLLOWS = [
      True, True),
     ("RunPod comes before the SLURM lanes so that jobs stop waiting in the queue.", True, True),
     ("## Compute backends\n\nA 5-day job still fits in flex-start.", False, True),
+    ("## Compute backends\n\nFor a 4× request the router never goes below 2× on GCP.",
+     True, True),
+    ("## Compute backends\n\nFor a 4× request the router never goes below 1× on GCP.",
+     False, False),
+    ("## Compute backends\n\nWidths you can put in a §9 phase: 1, 2, 4, 8 and 16.", True, True),
+    ("## Compute backends\n\nWidths you can put in a §9 phase: 1, 2 and 4.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
 ]

@@ -24,6 +24,29 @@ class WidthReading(ReaderBase):
         at, end = self.s.start + every.start(), self.s.start + every.end()
         return [Token("intent", name, at, end) for name in self.facts.intents]
 
+    def _floor(self) -> None:
+        """'For an 8× request the router never goes below 2× on GCP': a floor for
+        any request, where no intent is named."""
+        if not self.s.context or self.procedural:
+            return
+        m = re.search(r"\b(?:never|not|n't|no\s+further|no\s+lower)\s+(?:\w+\s+){0,3}?"
+                      r"(?:below|under|narrower\s+than|lower\s+than|past)\s+", self.s.text, re.I)
+        if m is None:
+            return
+        subject = self.s.text[:m.start()]
+        if not re.search(r"\b(?:router|dispatch\w*|ladder|requests?|jobs?|walk|chain|"
+                         r"degradation)\b", subject, re.I) or re.search(
+                r"\b(?:it|they|this|that|\d+\s*b|70b|7b|evals?|lora|capture|intents?|"
+                r"models?)\b", subject, re.I):
+            return  # "The 70b eval is not going under two GPUs": an intent's floor
+        after = [t for t in self.terms if t.start == self.s.start + m.end() and
+                 self._term_width(t) is not None]
+        if after:
+            w = after[0]
+            # the fix keeps how the width is written ("2×", "two GPUs")
+            self.add("floor", (self._term_width(w),), w.start, w.end, topic="minimum width",
+                     fix=((w.start, w.end, self.text(w.start, w.end)),))
+
     def read_min_width(self) -> None:
         named, every = self.kinds("intent"), self._every_intent()
         if every and named and re.search(r"\b(?:except|but\s+not|other\s+than|apart\s+from|"
@@ -34,6 +57,7 @@ class WidthReading(ReaderBase):
         else:
             intents = named or every
         if not intents:
+            self._floor()
             return
         widths = [t for t in self.terms if self._term_width(t) is not None]
         if not widths and not MIN_CUE.search(self.s.text):
