@@ -249,9 +249,15 @@ def _skip(p: Prop, facts: Facts):
         # a miss at a width every intent can go below moves to the next width first
         target = "slurm" if b[0] == "lane" else b[1]
         floors = {facts.min_width(i) for i in facts.intents}
-        if a[1] in facts.width_chain() and target in facts.backends and target != "gcp" \
-                and all(a[1] > floor for floor in floors):
-            return False, f"widths {facts.width_label()}, then {facts.backend_chain()}", ()
+        if a[1] not in facts.width_chain() or target not in facts.backends or target == "gcp":
+            return None, "", ()
+        expected = f"widths {facts.width_label()}, then {facts.backend_chain()}"
+        if all(a[1] > floor for floor in floors):
+            return False, expected, ()
+        if a[1] == min(facts.width_chain()):
+            # from the narrowest width the walk leaves GCP for the next backend
+            after_gcp = facts.backends[facts.backends.index("gcp") + 1:][:1]
+            return target in after_gcp, expected, ()
         return None, "", ()
     if a[0] == b[0] == "family" and a[1][0] == b[1][0] and a[1][1] and b[1][1]:
         return _skip(Prop("skip", (("width", a[1][1]), ("width", b[1][1]))), facts)

@@ -94,6 +94,10 @@ FOLLOWS = [
      False, False),
     ("## Compute backends\n\nWidths you can put in a §9 phase: 1, 2, 4, 8 and 16.", True, True),
     ("## Compute backends\n\nWidths you can put in a §9 phase: 1, 2 and 4.", False, False),
+    ("## Compute backends\n\nA job leaves GCP only after the 1× rungs have missed. From "
+     "there it goes straight to RunPod.", True, True),
+    ("## Compute backends\n\nA job leaves GCP only after the 1× rungs have missed. From "
+     "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
 ]

@@ -321,6 +321,23 @@ class OrderReading(ReaderBase):
         after that.': 'that' is the last stage the sentence before named."""
         if not self.s.context or self.procedural or not self.previous_terms:
             return
+        there = re.match(r"\W*(?:from\s+there|after\s+that|next)\W+(?:\w+\s+){0,2}?(?:goes|go|"
+                         r"falls?\s+(?:back\s+)?|drops?|moves?|jumps?|heads?|is\s+sent)\s+"
+                         r"(?P<tight>(?:straight|directly|right)\s+)?to\b", self.s.text, re.I)
+        if there:
+            # "…after the 1× rungs have missed. From there it goes straight to RunPod"
+            anchor = self.previous_terms[-1]
+            targets = [t for t in self.terms if orderable(t.term) and
+                       t.start >= self.s.start + there.end()][:1]
+            for target in targets:
+                if target.term != anchor.term:
+                    negated = self.negated_before(target.start)
+                    self.add("order", (anchor.term, target.term), target.start, target.end,
+                             negated, topic="order")
+                    if there.group("tight"):
+                        self.add("skip", (anchor.term, target.term), target.start, target.end,
+                                 negated, topic="order")
+            return
         m = re.search(r"\b(?:after|following|behind)\s+(?:that|this|it|them|those)\b",
                       self.s.text, re.I)
         if m is None or not re.match(r"\W*$", self.s.text[m.end():]):
