@@ -164,6 +164,8 @@ class Engine:
         unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
         carried: tuple[float, int] | None = None
         previous_terms: list[reading.TermTok] = []
+        previous_class: str | None = None
+        previous_model: reading.TermTok | None = None
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -175,9 +177,13 @@ class Engine:
             reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
             reader.carried = carried
             reader.previous_terms = previous_terms
+            reader.previous_class, reader.previous_model = previous_class, previous_model
             sentence.props = reader.read()
             carried = reader.request
             previous_terms = [t for t in reader.terms if reading.orderable(t.term)]
+            models = [t for t in reader.terms if t.term[0] == "model"]
+            previous_model = models[-1] if models else None
+            previous_class = reader.length_class(models[-1].start) if models else None
             if critic:
                 from lint import critic_reading
 

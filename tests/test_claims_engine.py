@@ -96,6 +96,11 @@ FOLLOWS = [
     ("## Compute backends\n\nWidths you can put in a §9 phase: 1, 2 and 4.", False, False),
     ("## Compute backends\n\nA job leaves GCP only after the 1× rungs have missed. From "
      "there it goes straight to RunPod.", True, True),
+    # a continuation keeps the length class and the last model of the sentence before
+    ("## Compute backends\n\nLong jobs lead with FLEX_START; after that the router tries SPOT, "
+     "and only then STANDARD.", True, True),
+    ("## Compute backends\n\nLong jobs lead with FLEX_START; after that the router tries "
+     "STANDARD, and only then SPOT.", False, False),
     ("## Compute backends\n\nA job leaves GCP only after the 1× rungs have missed. From "
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",

@@ -18,6 +18,10 @@ _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land
                              r"room)\b", re.I)
 
 
+_CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+that|"
+                        r"if\s+(?:that|it)\s+(?:misses|fails)|otherwise)\b", re.I)
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -46,6 +50,12 @@ class ReaderBase:
         self.carried: tuple[float, int] | None = None
         # the orderable terms of the sentence before, in the same unit ("… come after that")
         self.previous_terms: list[TermTok] = []
+        # "Long jobs lead with FLEX_START; after that the router tries SPOT, and only
+        # then STANDARD": a continuation goes on with the sentence before's length
+        # class and its last provisioning model
+        self.continues = bool(_CONTINUES.match(sentence.text))
+        self.previous_class: str | None = None
+        self.previous_model: TermTok | None = None
 
     # -- helpers --
 

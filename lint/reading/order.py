@@ -108,8 +108,13 @@ class OrderReading(ReaderBase):
                 self.add("skip", (a.term, b.term), a.start, b.end, negated, topic="order")
 
     def _emit_model_chain(self, run: list[TermTok]) -> None:
-        kind = self.length_class(run[0].start)
+        kind = self.length_class(run[0].start) or (self.previous_class if self.continues
+                                                   else None)
         models = tuple(t.term[1] for t in run)
+        before = self.previous_model
+        if kind and self.continues and before is not None and before.term[1] not in models and \
+                run[0] is next(t for t in self.terms if t.term[0] == "model"):
+            models = (before.term[1], *models)  # "…FLEX_START; after that SPOT, then …"
         if kind:
             self.add("class-order", (kind, models), run[0].start, run[-1].end,
                      topic="length-aware order")
