@@ -9,12 +9,13 @@ empty line) before libcst sees the text. Lines and columns stay where they
 were, so findings, positions and fixes are unchanged.
 
 A unit is a top-level statement, or one member of a large top-level class
-whose name is not about money. A unit is kept when its text mentions money,
-when it is an import or a module-level assignment (cheap, and a limit may be
-a constant), or when it defines or uses a name that a kept unit uses or
-defines (`meter.over()` keeps `def over`, and the other way round), until
-nothing changes. A class named for money is kept whole: its limit compare may
-use only generic names (`current_value >= max_value`).
+whose name is not about money. A unit is kept when its text mentions money
+or it is an import; then, until nothing changes, when it uses a name that a
+kept unit defines (`meter.over()` keeps the gate that stops on it), or when
+it is a top-level class that a kept unit uses (`Limiter(limit=cfg.max_usd)`
+keeps the class `Limiter` that compares its limit). A class named for money
+is kept whole: its limit compare may use only generic names
+(`current_value >= max_value`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ _COMMON = frozenset({"self", "cls", "None", "True", "False", "get", "set", "run"
 
 
 class _Unit:
-    __slots__ = ("defines", "first", "keep", "last", "member", "uses")
+    __slots__ = ("defines", "first", "is_class", "keep", "last", "member", "uses")
 
     def __init__(self, first: int, last: int, text: str, defines: set[str], seed: bool) -> None:
         self.first, self.last = first, last
@@ -50,6 +51,7 @@ class _Unit:
         self.uses = set(_NAME.findall(text)) - _COMMON
         self.keep = seed
         self.member = False  # one member of a sliced class
+        self.is_class = False
 
 
 def sliced(text: str) -> str | None:
@@ -136,15 +138,16 @@ def _unit(node: Any, lines: list[str], low: list[str], ast: Any) -> _Unit:
         defines |= {n.attr for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute)}
     seed = bool(_MONEY.search("".join(low[first - 1:last]))) or \
         isinstance(node, ast.Import | ast.ImportFrom)
-    return _Unit(first, last, text, defines, seed)
+    unit = _Unit(first, last, text, defines, seed)
+    unit.is_class = isinstance(node, ast.ClassDef)
+    return unit
 
 
 def _propagate(units: list[_Unit]) -> None:
-    """Keep every unit that uses what a kept unit defines (the gate that stops
-    on `meter.over()`), and every top-level class, function or constant that
-    a kept unit uses (`Limiter(limit=settings.max_cost_usd)` keeps the class
-    `Limiter` that compares its limit), until nothing changes. A member of a
-    sliced class is not kept just because its (generic) name is used."""
+    """Keep every unit that uses what a kept unit defines, and every top-level
+    class a kept unit uses, until nothing changes. A function, a constant or a
+    member of a sliced class is not kept just because a kept unit names it:
+    what makes a cap is in the kept unit itself, or in a class that carries it."""
     changed = True
     while changed:
         changed = False
@@ -152,5 +155,5 @@ def _propagate(units: list[_Unit]) -> None:
         used = set().union(*(u.uses for u in units if u.keep))
         for unit in units:
             if not unit.keep and (unit.uses & defined or
-                                  (not unit.member and unit.defines & used)):
+                                  (unit.is_class and not unit.member and unit.defines & used)):
                 unit.keep = changed = True
