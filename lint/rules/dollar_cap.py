@@ -329,7 +329,7 @@ _TRIVIA = ("whitespace", "leading_lines", "lines_after", "lpar", "rpar", "comma"
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _kids(node: Any) -> Any:
+def _kids(node: Any, skip: str = "") -> Any:
     """A node's child nodes from its dataclass fields: libcst's `children`
     property runs a visitor that rebuilds the node, most of this rule's cost
     on a large file."""
@@ -343,6 +343,8 @@ def _kids(node: Any) -> Any:
         names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)
                                       if not any(t in f.name for t in _TRIVIA))
     for name in names:
+        if name == skip:
+            continue
         value = getattr(node, name)
         if isinstance(value, cst.CSTNode):
             yield value
@@ -479,11 +481,13 @@ class _Hit:
     __slots__ = ("fix", "message", "node", "top")
 
     def __init__(self, node: Any, message: str, fix: Any = None,
-                 top: tuple[int, int] = (-1, -1)) -> None:
+                 top: tuple[int, ...] = ()) -> None:
         self.node = node
         self.message = message
         self.fix = fix  # a literal whose text becomes None under --fix
-        self.top = top  # (top-level statement, member of a top-level class or -1)
+        # body indices down to the statement that holds it: (top-level statement,
+        # member of a class, statement of a method), as deep as collect() went
+        self.top = top
 
 
 def _visitor_class() -> type:
@@ -496,9 +500,8 @@ def _visitor_class() -> type:
             self.path = path
             self.imported: dict[str, tuple[str, int, str]] = {}  # local name -> module, level, name
             self.hits: list[_Hit] = []
-            # the top-level statement being visited, and the member of a
-            # top-level class (-1: none)
-            self.top: tuple[int, int] = (-1, -1)
+            # where the walk is: body indices down to the statement (see _Hit)
+            self.top: tuple[int, ...] = ()
             # (comparison, stops (a bool or a _Lazy), loop, enclosing class, top)
             self.gates: list[tuple[Any, Any, bool, str | None, int]] = []
             self.aliases: set[str] = set()  # variables that hold a dollar cap
@@ -1008,39 +1011,47 @@ def _first_line(node: Any) -> int:
 
 
 def collect(module: Any, path: str) -> Any:
-    """Walk a parsed module once; the collector holds every hit, placed by
-    (top-level statement, member of a top-level class)."""
-    import libcst as cst
-
+    """Walk a parsed module once; the collector holds every hit, placed by the
+    statement it is in: top-level, a class member, or a statement in a method
+    or function body (so _positions generates only that statement)."""
     global _COLLECTOR
     if _COLLECTOR is None:
         _COLLECTOR = _visitor_class()
     collector = _COLLECTOR(_is_test_file(path), path)
     visits, leaves = _handlers(collector)
     for index, statement in enumerate(module.body):
-        collector.top = (index, -1)
-        if isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
-            # member by member, so a hit knows which method it is in (_positions)
-            _walk_class(statement, index, collector, visits, leaves)
-        else:
-            walk(statement, visits, leaves)
+        _walk_scoped(statement, (index,), collector, visits, leaves, _SCOPED_DEPTH)
     collector.enforced()
     return collector
 
 
-def _walk_class(node: Any, index: int, collector: Any, visits: dict[type, Any],
-                leaves: dict[type, Any]) -> None:
-    """walk() of a top-level class, noting the member each hit is in."""
+# class → method → statement: deep enough that a hit in a 1,000-line method
+# generates one `if` block, not the method
+_SCOPED_DEPTH = 2
+
+
+def _walk_scoped(node: Any, path: tuple[int, ...], collector: Any,
+                 visits: dict[type, Any], leaves: dict[type, Any], depth: int) -> None:
+    """walk() of one statement, noting in collector.top which statement of a
+    class or function body each hit is in."""
     import libcst as cst
 
-    if visits[cst.ClassDef](node) is not False:
-        for part in (*node.decorators, *node.bases, *node.keywords):
-            walk(part, visits, leaves)
-        for member, statement in enumerate(node.body.body):
-            collector.top = (index, member)
-            walk(statement, visits, leaves)
-        collector.top = (index, -1)
-    leaves[cst.ClassDef](node)
+    collector.top = path
+    if depth <= 0 or not isinstance(node, cst.ClassDef | cst.FunctionDef) or \
+            not isinstance(node.body, cst.IndentedBlock):
+        walk(node, visits, leaves)
+        return
+    kind = type(node)
+    visit = visits.get(kind)
+    if visit is None or visit(node) is not False:
+        for child in _kids(node, skip="body"):
+            walk(child, visits, leaves)
+        for index, statement in enumerate(node.body.body):
+            _walk_scoped(statement, (*path, index), collector, visits, leaves, depth - 1)
+        collector.top = path
+    leave = leaves.get(kind)
+    if leave is not None:
+        leave(node)
 
 
 def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
@@ -1063,15 +1074,14 @@ def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
     if tops is None:
         return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))
     positions: dict[Any, Any] = {}
-    for top, member in sorted({hit.top for hit in hits}):
-        statement, node_ast, column = module.body[top], tops[top], 0
-        if member >= 0:
-            members = _paired(statement.body.body, node_ast.body)
-            if members is None:  # cannot place the member: the whole class, as before
-                member = -1
-            else:
-                statement, node_ast = statement.body.body[member], members[member]
-                column = node_ast.col_offset  # the class body's indent
+    for path in sorted({hit.top for hit in hits}):
+        statement, node_ast, column = module.body[path[0]], tops[path[0]], 0
+        for index in path[1:]:
+            inner = _paired(statement.body.body, node_ast.body)
+            if inner is None:  # cannot place it deeper: the enclosing statement
+                break
+            statement, node_ast = statement.body.body[index], inner[index]
+            column = node_ast.col_offset  # the enclosing body's indent
         mini = module.with_changes(body=[statement], header=[], footer=[])
         found = MetadataWrapper(mini, unsafe_skip_copy=True).resolve(PositionProvider)
         leading = len(statement.leading_lines)
@@ -1080,7 +1090,7 @@ def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
             leading += len(decorators[0].leading_lines)
         shift = _first_line(node_ast) - (leading + 1)
         for hit in hits:
-            if hit.top[0] != top or (member >= 0 and hit.top[1] != member):
+            if hit.top != path:
                 continue
             for node in (hit.node, hit.fix):
                 if node is not None and node in found:
