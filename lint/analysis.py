@@ -442,7 +442,8 @@ class Engine:
                     launcher = next((t for t in lexicon.tag(first) if t.kind == "launcher"),
                                     None)
                     if launcher:
-                        r.props.append(Prop("parallel", (launcher.value,), no, *span,
+                        written = first[launcher.start:launcher.end].strip("`*_ ")
+                        r.props.append(Prop("parallel", (launcher.value, written), no, *span,
                                             "parallel work"))
                 elif role == "models":
                     fam = next((t for t in row_tokens if t.kind == "family"), None)

@@ -140,14 +140,18 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         launchers = [launchers[1], *launchers[2:]]
     if launchers:
         launcher = launchers[0]
+        claimed = (launcher.value, _written(reader, launcher))
         serial = _first_match(reader, "serial_words", launcher.end)
         cue = _parallel_claim(reader, launcher.end)
         unsharded = [r for r in rules if reader.lexicon.critic_rules.get(r.value) == "error"
                      and _judges_serial(r.value)]
         if serial >= 0 and (cue < 0 or serial <= cue):
             # "vLLM TP is a single server process": claims it is not parallel
-            props.append(Prop("parallel", (launcher.value,), not reader.negated_before(
-                serial, since=launcher.end), launcher.start, launcher.end, "parallel work"))
+            # "accelerate and deepspeed are not: the critic reads them as one
+            # process": only the serial cue's own clause can negate it
+            since = max(launcher.end, reader.clause_start(serial))
+            props.append(Prop("parallel", claimed, not reader.negated_before(
+                serial, since=since), launcher.start, launcher.end, "parallel work"))
         elif cue >= 0:
             # "X is not parallel" or, cue first, "does not run in parallel: X, Y"
             negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end \
@@ -156,13 +160,18 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 # "NEVER count GNU parallel as parallel work", "Don't treat X as …"
                 negated = negated != bool(_NEGATED_VERB.search(
                     reader.text(s.start, launcher.start)))
-            props.append(Prop("parallel", (launcher.value,), negated, launcher.start,
+            props.append(Prop("parallel", claimed, negated, launcher.start,
                               launcher.end, "parallel work"))
         elif unsharded and any(v.kind == "revise" for v in verdicts):
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
-            props.append(Prop("parallel", (launcher.value,), True, launcher.start,
+            props.append(Prop("parallel", claimed, True, launcher.start,
                               launcher.end, "parallel work"))
     return props
+
+
+def _written(reader: Reader, token) -> str:
+    """The launcher as the text writes it ('accelerate launch'), for messages."""
+    return reader.unit_text[token.start:token.end].strip("`*_ ")
 
 
 def _narrow_rule(reader: Reader) -> str:

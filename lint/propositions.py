@@ -110,7 +110,7 @@ _DESCRIBE = {
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
     "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
-    "parallel": lambda p: f"{p.args[0]} is parallel work",
+    "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
     "narrow-width": lambda p: f"needlessly-narrow fires at width {p.args[0]}",
     "axis-min": lambda p: f"needlessly-narrow needs {p.args[0]} shards",
 }
