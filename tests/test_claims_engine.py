@@ -307,3 +307,26 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     from lint import propositions
 
     assert set(propositions._DESCRIBE) == set(propositions._JUDGES)
+
+
+# (critic guidance, flagged): what counts as parallel work, read in its own clause
+CRITIC_PARALLEL = [
+    ("GNU `parallel -j 8 ...` launches are read as a single process, so a wide phase "
+     "launched that way is flagged.", True),
+    ("GNU `parallel -j 8 ...` launches are read as parallel work.", False),
+    ("`torchrun` is read as parallel. `accelerate launch` and `deepspeed` are not: the "
+     "critic reads them as one process.", True),
+    ("`device_map=auto` splits one model across GPUs: the critic reads it as one process.",
+     False),
+]
+
+
+@pytest.mark.parametrize(("text", "flagged"), CRITIC_PARALLEL,
+                         ids=[t[:40] for t, _ in CRITIC_PARALLEL])
+def test_critic_parallel_claims(text: str, flagged: bool) -> None:
+    found = [f for f in lint(f"## Parallel work\n\n{text}", reads="critic",
+                             rules={"critic-drift"}, name="efficiency-critic.md")
+             if f.line >= 3]  # not "the guidance never states rule X": a fragment
+    assert bool(found) == flagged, found
+    for finding in found:  # the message names the launcher as written, not its class
+        assert "the text says not parallel" not in finding.message

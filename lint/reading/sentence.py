@@ -34,6 +34,9 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
     for m in SENTENCE_END.finditer(text):
         if any(a < m.start() < b - 1 for a, b in quotes):
             continue  # a quoted statement is one mention, semicolons and all
+        if text[max(0, m.start() - 2):m.end()] == "..." and \
+                re.match(r"[`*_]?\s+[a-z]", text[m.end():m.end() + 4]):
+            continue  # "`parallel -j 8 ...` launches are …": an elided command, not an end
         end = m.end() if text[m.start()] in ".!?" else m.start()
         if text[start:end].strip():
             yield start, end
