@@ -141,6 +141,11 @@ class Facts:
     def long_order(self) -> tuple[str, ...]:
         return self.models_at(min(self.threshold * 2, (self.threshold + self.flex_max) / 2))
 
+    @cached_property
+    def model_names(self) -> tuple[str, ...]:
+        """Every provisioning model the ladder uses ('all three models')."""
+        return _unique((*self.short_order, *self.long_order))
+
     def class_order(self, kind: str) -> tuple[str, ...]:
         return self.short_order if kind == "short" else self.long_order
 

@@ -96,6 +96,10 @@ FOLLOWS = [
     ("## Compute backends\n\nWidths you can put in a §9 phase: 1, 2 and 4.", False, False),
     ("## Compute backends\n\nA job leaves GCP only after the 1× rungs have missed. From "
      "there it goes straight to RunPod.", True, True),
+    ("## Compute backends\n\nBoth machine families offer all three provisioning models.",
+     True, True),
+    ("## Compute backends\n\nThe campus cluster takes over when GCP has nothing left. The "
+     "first lane dispatch submits to is `campus-preempt`.", True, False),
     # a continuation keeps the length class and the last model of the sentence before
     ("## Compute backends\n\nLong jobs lead with FLEX_START; after that the router tries SPOT, "
      "and only then STANDARD.", True, True),

@@ -360,6 +360,25 @@ class OrderReading(ReaderBase):
         """'RunPod is the second stop', 'campus-preempt: tried second'."""
         if not self.s.context or self.procedural:
             return
+        named = re.search(r"\bthe\s+(first|second|third|last)\s+(lane|partition|queue|backend|"
+                          r"stop|tier)\b(?:\s+(?!is\b|are\b)[\w-]+){1,5}?\s+(?:is|are)\s+",
+                          self.s.text, re.I)
+        if named:
+            # "The first lane dispatch submits to is campus-preempt"
+            at = self.s.start + named.end()
+            x = next((t for t in self.terms if t.term[0] in ("backend", "lane") and
+                      at <= t.start <= at + 2), None)
+            if x is not None:
+                word, lane = named.group(1).lower(), x.term[0] == "lane"
+                negated = self.negated_before(at)
+                if word in ("first", "last"):
+                    kind = f"{word}-lane" if lane else word
+                    self.add(kind, (x.term,), x.start, x.end, negated, topic="order")
+                else:
+                    n = {"second": 2, "third": 3}[word]
+                    self.add("position-lane" if lane else "position", (x.term[1], n), x.start,
+                             x.end, negated, topic="order")
+                return
         for m in re.finditer(r"\b(second|third|fourth)\s+(?:choice|option|stop|rung|tier|"
                              r"backend|step|fallback|place|priority)|(?<=\|\s)(second|third|"
                              r"fourth|2nd|3rd|4th)\b|\b(?:tried|used|comes|goes|placed|ranked|"

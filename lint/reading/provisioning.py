@@ -17,9 +17,17 @@ class ProvisioningReading(ReaderBase):
         fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
                 (t.term[0] == "family" or t.term[1][0])]
         models = [t for t in self.terms if t.term[0] == "model"]
-        if not fams and models and self.s.context and not self.procedural:
-            self._every_family(models)
-            return
+        if not fams and self.s.context and not self.procedural:
+            every_model = re.search(r"\ball\s+(?:three|the|\d+)?\s*(?:provisioning\s+)?"
+                                    r"(?:models|capacity\s+types|tiers)\b", self.s.text, re.I)
+            if every_model and not models:
+                # "both families offer all three provisioning models"
+                at = self.s.start + every_model.start()
+                models = [TermTok(("model", name), at, self.s.start + every_model.end())
+                          for name in self.facts.model_names]
+            if models:
+                self._every_family(models)
+                return
         if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
             return
         if self.length_class(self.s.start) or (self.kinds("first") and not self.kinds("only")):
