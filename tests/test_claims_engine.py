@@ -100,6 +100,10 @@ FOLLOWS = [
      True, True),
     ("## Compute backends\n\nThe campus cluster takes over when GCP has nothing left. The "
      "first lane dispatch submits to is `campus-preempt`.", True, False),
+    # a miss in a relative clause is a conditional
+    ("## Compute backends\n\nA 4× request that misses never tries 2×.", True, True),
+    ("## Compute backends\n\nA 4× request that misses falls to 1× directly.", True, True),
+    ("## Compute backends\n\nA 4× request that misses tries 2× next.", False, False),
     # a continuation keeps the length class and the last model of the sentence before
     ("## Compute backends\n\nLong jobs lead with FLEX_START; after that the router tries SPOT, "
      "and only then STANDARD.", True, True),

@@ -213,13 +213,21 @@ class OrderReading(ReaderBase):
                   r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
                   r"(?:fails?|runs?\s+out|ran\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
 
+    # "A 4× request that misses never tries 2×": the miss in a relative clause
+    _RELATIVE_MISS = re.compile(
+        r"\W*(?:an?|the|every|each|any)\s+[^,;:.]{0,40}?\b(?:request|job|phase|run)s?\s+"
+        r"(?:that|which)\s+(?:miss(?:es|ed)?|(?:can't|cannot|doesn't|does\s+not)\s+(?:get|find)"
+        r"\s+(?:capacity|gpus|a\s+machine))\b(?:\s+(?:at|on)\s+[^\s,;:.]+(?:\s+[^\s,;:.]+)?)?",
+        re.I)
+
     def read_conditional(self) -> None:
         """'If GCP has no capacity, go to RunPod' and 'RunPod is the fallback
         when GCP is out of capacity': B is what comes right after A."""
         if self.procedural:
             return
         lead = re.match(rf"\W*(?:if|when|whenever|once|after|as\s+soon\s+as)\b([^,;:]*?)\b"
-                        rf"(?:{self._EXHAUSTED})\b[^,;:]*[,;:]", self.s.text, re.I)
+                        rf"(?:{self._EXHAUSTED})\b[^,;:]*[,;:]", self.s.text, re.I) or \
+            self._RELATIVE_MISS.match(self.s.text)
         if lead:
             cut = self.s.start + lead.end()
             cond = [t for t in self.terms if orderable(t.term) and t.start < cut]
