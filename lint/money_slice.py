@@ -45,13 +45,14 @@ _COMMON = frozenset({"self", "cls", "None", "True", "False", "get", "set", "run"
 class _Unit:
     __slots__ = ("defines", "first", "is_class", "keep", "last", "member", "uses")
 
-    def __init__(self, first: int, last: int, text: str, defines: set[str], seed: bool) -> None:
+    def __init__(self, first: int, last: int, text: str, defines: set[str], seed: bool,
+                 is_class: bool = False, member: bool = False) -> None:
         self.first, self.last = first, last
         self.defines = defines - _COMMON
         self.uses = set(_NAME.findall(text)) - _COMMON
         self.keep = seed
-        self.member = False  # one member of a sliced class
-        self.is_class = False
+        self.is_class = is_class
+        self.member = member  # one member of a sliced class
 
 
 def sliced(text: str) -> str | None:
@@ -77,54 +78,47 @@ def sliced(text: str) -> str | None:
     units: list[_Unit] = []
     class_heads: list[tuple[int, int, list[_Unit]]] = []  # (first, last header line, members)
     for node in tree.body:
-        first, last = _first_line(node), node.end_lineno or node.lineno
+        first, last = first_line(node), node.end_lineno or node.lineno
         if isinstance(node, ast.ClassDef) and len(node.body) >= _SLICED_CLASS_MEMBERS and \
                 not _MONEY.search(node.name.lower()) and node.body[0].lineno > node.lineno:
-            head_last = _first_line(node.body[0]) - 1
-            members = [_unit(m, lines, low, ast) for m in node.body]
-            for member in members:
-                member.member = True
-            head_text = "".join(low[first - 1:head_last])
-            if _MONEY.search(head_text):  # money in a base or a decorator: keep it whole
-                units.append(_Unit(first, last, "", {node.name}, True))
+            head_last = first_line(node.body[0]) - 1
+            if _MONEY.search("".join(low[first - 1:head_last])):
+                # money in a base or a decorator: keep it whole
+                units.append(_Unit(first, last, "", {node.name}, True, is_class=True))
                 continue
+            members = [_unit(m, lines, low, ast, member=True) for m in node.body]
             class_heads.append((first, head_last, members))
             units += members
         else:
             units.append(_unit(node, lines, low, ast))
     _propagate(units)
-    keep_lines: set[int] = set()
-    for unit in units:
-        if unit.keep:
-            keep_lines.update(range(unit.first, unit.last + 1))
-    for first, head_last, members in class_heads:
-        if any(m.keep for m in members):
-            keep_lines.update(range(first, head_last + 1))
     if all(unit.keep for unit in units):
         return None
-    out = list(lines)
+    keep_lines: set[int] = set()
+    blank: list[range] = []
     for unit in units:
-        if not unit.keep:
-            for number in range(unit.first, unit.last + 1):
-                if number not in keep_lines and number <= len(out):
-                    # keep the line ending: '\r\n' files stay '\r\n' files
-                    ending = out[number - 1][len(out[number - 1].rstrip("\r\n")):]
-                    out[number - 1] = ending or "\n"
+        (keep_lines.update if unit.keep else blank.append)(range(unit.first, unit.last + 1))
     for first, head_last, members in class_heads:
-        if not any(m.keep for m in members):
-            for number in range(first, head_last + 1):
-                if number not in keep_lines:
-                    ending = out[number - 1][len(out[number - 1].rstrip("\r\n")):]
-                    out[number - 1] = ending or "\n"
+        # a class header stays while one of its members does
+        head = range(first, head_last + 1)
+        (keep_lines.update if any(m.keep for m in members) else blank.append)(head)
+    out = list(lines)
+    for numbers in blank:
+        for number in numbers:
+            if number not in keep_lines and number <= len(out):
+                # keep the line ending: '\r\n' files stay '\r\n' files
+                ending = out[number - 1][len(out[number - 1].rstrip("\r\n")):]
+                out[number - 1] = ending or "\n"
     return "".join(out)
 
 
-def _first_line(node: Any) -> int:
+def first_line(node: Any) -> int:
+    """A stdlib ast statement's first line, its decorators included."""
     return min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
 
 
-def _unit(node: Any, lines: list[str], low: list[str], ast: Any) -> _Unit:
-    first, last = _first_line(node), node.end_lineno or node.lineno
+def _unit(node: Any, lines: list[str], low: list[str], ast: Any, member: bool = False) -> _Unit:
+    first, last = first_line(node), node.end_lineno or node.lineno
     text = "".join(lines[first - 1:last])
     defines: set[str] = set()
     if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
@@ -138,9 +132,8 @@ def _unit(node: Any, lines: list[str], low: list[str], ast: Any) -> _Unit:
         defines |= {n.attr for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute)}
     seed = bool(_MONEY.search("".join(low[first - 1:last]))) or \
         isinstance(node, ast.Import | ast.ImportFrom)
-    unit = _Unit(first, last, text, defines, seed)
-    unit.is_class = isinstance(node, ast.ClassDef)
-    return unit
+    return _Unit(first, last, text, defines, seed, is_class=isinstance(node, ast.ClassDef),
+                 member=member)
 
 
 def _propagate(units: list[_Unit]) -> None:

@@ -1006,10 +1006,6 @@ def _paired(statements: Any, nodes: list[Any]) -> list[Any] | None:
     return out if index == len(nodes) else None
 
 
-def _first_line(node: Any) -> int:
-    return min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
-
-
 def collect(module: Any, path: str) -> Any:
     """Walk a parsed module once; the collector holds every hit, placed by the
     statement it is in: top-level, a class member, or a statement in a method
@@ -1066,6 +1062,8 @@ def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
 
     from libcst.metadata import MetadataWrapper, PositionProvider
 
+    from lint.money_slice import first_line
+
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1088,7 +1086,7 @@ def _positions(module: Any, text: str, hits: list[_Hit]) -> dict[Any, Any]:
         decorators = getattr(statement, "decorators", ())
         if decorators:
             leading += len(decorators[0].leading_lines)
-        shift = _first_line(node_ast) - (leading + 1)
+        shift = first_line(node_ast) - (leading + 1)
         for hit in hits:
             if hit.top != path:
                 continue
