@@ -15,6 +15,7 @@ from lint.document import Document, Unit
 from lint.facts import Facts
 from lint.lexicon import Lexicon
 from lint.propositions import Prop, Verdict, judge
+from lint.reading.cues import EVERY_FAMILY, EVERY_INTENT
 
 _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
                       r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
@@ -129,7 +130,7 @@ class Engine:
                     not (critic and _AXIS_WORDS.search(unit.text)) and \
                     not reading.KEY_WORDS.search(unit.text) and \
                     not _ANSWERED_QUESTION.search(unit.text) and \
-                    not _QUANTIFIED.search(unit.text):
+                    not EVERY_FAMILY.search(unit.text) and not EVERY_INTENT.search(unit.text):
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []
@@ -532,11 +533,6 @@ class Engine:
 # name is still answered below it, when it asks about an order
 _ANSWERED_QUESTION = re.compile(
     r"\b(?:first|last|before|after|when|which|where|what|how)\b[^\n]*\?[*_\s]*$", re.I)
-
-# "Both machine families offer all three provisioning models", "all four intents
-# can run on one GPU": a claim over every family or intent names none of them
-_QUANTIFIED = re.compile(r"\b(?:both|all|every|each)\s+(?:\w+\s+){0,2}?(?:famil(?:y|ies)|"
-                         r"intents?)\b", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)

@@ -93,3 +93,11 @@ EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|fl
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
                        r"\bon\s+request\b|\breserved\s+for\b|\bskips?\b[^.;]*\bunless\b|"
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
+# Claims over every family or every intent name none of them ("both machine
+# families offer all three models", "all four intents can run on one GPU"):
+# the readers expand these, and the engine reads a unit that has one though
+# it names no entity.
+EVERY_FAMILY = re.compile(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s+)?"
+                          r"(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)\b", re.I)
+EVERY_INTENT = re.compile(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
+                          r"(?:(?:\w+|\d+)\s+)?(?:plan\s+)?intents?\b", re.I)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from lint.reading.base import ReaderBase
-from lint.reading.cues import PERMISSION, PRICE
+from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE
 from lint.reading.sentence import TermTok, family_of
 
 
@@ -83,8 +83,7 @@ class ProvisioningReading(ReaderBase):
 
     def _every_family(self, models: list[TermTok]) -> None:
         """'On-demand is allowed on both families': a permission for each one."""
-        every = re.search(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s+)?"
-                          r"(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)\b", self.s.text, re.I)
+        every = EVERY_FAMILY.search(self.s.text)
         if not every or not PERMISSION.search(self.s.text) or self.length_class(self.s.start):
             return
         at = self.s.start + every.start()

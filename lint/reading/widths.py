@@ -8,7 +8,7 @@ import re
 
 from lint.lexicon import Token
 from lint.reading.base import ReaderBase
-from lint.reading.cues import AUTO, EXPLICIT, MIN_CUE, REACH_CUE, WIDTH_TOPIC
+from lint.reading.cues import AUTO, EVERY_INTENT, EXPLICIT, MIN_CUE, REACH_CUE, WIDTH_TOPIC
 from lint.reading.sentence import TermTok
 
 
@@ -17,8 +17,7 @@ class WidthReading(ReaderBase):
 
     def _every_intent(self) -> list[Token]:
         """'All four intents can run on a single GPU': each intent of the config."""
-        every = re.search(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
-                          r"(?:(?:\w+|\d+)\s+)?(?:plan\s+)?intents?\b", self.s.text, re.I)
+        every = EVERY_INTENT.search(self.s.text)
         if not every:
             return []
         at, end = self.s.start + every.start(), self.s.start + every.end()
