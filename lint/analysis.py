@@ -444,9 +444,10 @@ class Engine:
                     launcher = next((t for t in lexicon.tag(first) if t.kind == "launcher"),
                                     None)
                     if launcher:
-                        written = first[launcher.start:launcher.end].strip("`*_ ")
-                        r.props.append(Prop("parallel", (launcher.value, written), no, *span,
-                                            "parallel work"))
+                        from lint.critic_reading import written
+
+                        r.props.append(Prop("parallel", (launcher.value, written(first, launcher)),
+                                            no, *span, "parallel work"))
                 elif role == "models":
                     fam = next((t for t in row_tokens if t.kind == "family"), None)
                     models = list(dict.fromkeys(t.value for t in lexicon.tag(cell)

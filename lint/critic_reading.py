@@ -140,7 +140,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         launchers = [launchers[1], *launchers[2:]]
     if launchers:
         launcher = launchers[0]
-        claimed = (launcher.value, _written(reader, launcher))
+        claimed = (launcher.value, written(reader.unit_text, launcher))
         serial = _first_match(reader, "serial_words", launcher.end)
         cue = _parallel_claim(reader, launcher.end)
         unsharded = [r for r in rules if reader.lexicon.critic_rules.get(r.value) == "error"
@@ -169,9 +169,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     return props
 
 
-def _written(reader: Reader, token) -> str:
-    """The launcher as the text writes it ('accelerate launch'), for messages."""
-    return reader.unit_text[token.start:token.end].strip("`*_ ")
+def written(text: str, token) -> str:
+    """A launcher as the text writes it ('accelerate launch'), for messages."""
+    return text[token.start:token.end].strip("`*_ ")
 
 
 def _narrow_rule(reader: Reader) -> str:

@@ -248,9 +248,9 @@ def _skip(p: Prop, facts: Facts):
         # "once the 8× and 4× rungs have missed, dispatch drops to the SLURM lanes":
         # a miss at a width every intent can go below moves to the next width first
         target = "slurm" if b[0] == "lane" else b[1]
-        floors = {facts.min_width(i) for i in facts.intents}
         if a[1] not in facts.width_chain() or target not in facts.backends or target == "gcp":
             return None, "", ()
+        floors = {facts.min_width(i) for i in facts.intents}
         expected = f"widths {facts.width_label()}, then {facts.backend_chain()}"
         if all(a[1] > floor for floor in floors):
             return False, expected, ()
