@@ -16,6 +16,13 @@ it is a top-level class that a kept unit uses (`Limiter(limit=cfg.max_usd)`
 keeps the class `Limiter` that compares its limit). A class named for money
 is kept whole: its limit compare may use only generic names
 (`current_value >= max_value`).
+
+Inside a long function kept for its own text, the same is done one level
+down: its body statements are the units, seeded by money or by a name a kept
+module unit defines, and linked by the names they define and use as above,
+plus one step back: the assignment of a name a kept statement uses (a gate
+on `total` keeps the line that computes `total`). A body left with no
+statement keeps a `pass` on the first blanked line, so it still parses.
 """
 
 from __future__ import annotations
@@ -27,8 +34,10 @@ from lint.money import MONEY_KEYS
 
 _MONEY = re.compile("|".join(MONEY_KEYS))  # on lowercased text: no re.I, several times faster
 _NAME = re.compile(r"[A-Za-z_]\w*")
-# A class with fewer members is cheap to keep whole.
+# A class with fewer members, or a function with fewer body statements, is
+# cheap to keep whole.
 _SLICED_CLASS_MEMBERS = 8
+_SLICED_BODY_STATEMENTS = 6
 # Names too common to link two units by ("self.get(...)" in both says nothing);
 # linking by them would keep almost everything.
 _COMMON = frozenset({"self", "cls", "None", "True", "False", "get", "set", "run", "main",
@@ -43,16 +52,18 @@ _COMMON = frozenset({"self", "cls", "None", "True", "False", "get", "set", "run"
 
 
 class _Unit:
-    __slots__ = ("defines", "first", "is_class", "keep", "last", "member", "uses")
+    __slots__ = ("defines", "first", "is_class", "keep", "last", "member", "node", "seed",
+                 "uses")
 
     def __init__(self, first: int, last: int, text: str, defines: set[str], seed: bool,
                  is_class: bool = False, member: bool = False) -> None:
         self.first, self.last = first, last
         self.defines = defines - _COMMON
         self.uses = set(_NAME.findall(text)) - _COMMON
-        self.keep = seed
+        self.keep = self.seed = seed
         self.is_class = is_class
         self.member = member  # one member of a sliced class
+        self.node: Any = None  # the statement, for a function whose body may be sliced
 
 
 def sliced(text: str) -> str | None:
@@ -92,6 +103,14 @@ def sliced(text: str) -> str | None:
         else:
             units.append(_unit(node, lines, low, ast))
     _propagate(units)
+    passes: dict[int, str] = {}  # line -> `pass` that keeps a sliced body non-empty
+    defined = set().union(*(u.defines for u in units if u.keep))
+    for unit in list(units):
+        if unit.keep and unit.seed and unit.node is not None:
+            body = _sliced_body(unit, defined, lines, low, ast, passes)
+            if body:
+                units.remove(unit)
+                units += body
     if all(unit.keep for unit in units):
         return None
     keep_lines: set[int] = set()
@@ -108,8 +127,43 @@ def sliced(text: str) -> str | None:
             if number not in keep_lines and number <= len(out):
                 # keep the line ending: '\r\n' files stay '\r\n' files
                 ending = out[number - 1][len(out[number - 1].rstrip("\r\n")):]
-                out[number - 1] = ending or "\n"
+                out[number - 1] = passes.get(number, "") + (ending or "\n")
     return "".join(out)
+
+
+def _sliced_body(unit: _Unit, defined: set[str], lines: list[str], low: list[str], ast: Any,
+                 passes: dict[int, str]) -> list[_Unit]:
+    """The units of a long function kept for its own text: its header (the
+    decorators and signature, always kept) and each body statement. Empty
+    when the function is not worth slicing or its name is about money (a
+    `check_budget` may compare generic names, as a money-named class may)."""
+    node = unit.node
+    body = node.body
+    if len(body) < _SLICED_BODY_STATEMENTS or _MONEY.search(node.name.lower()):
+        return []
+    body_first = first_line(body[0])
+    if body_first <= node.lineno:
+        return []  # `def f(): return x` and the like
+    params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    header = _Unit(unit.first, body_first - 1, "".join(lines[unit.first - 1:body_first - 1]),
+                   params, True, member=unit.member)
+    statements = [_unit(child, lines, low, ast, member=True) for child in body]
+    for statement in statements:
+        statement.keep = statement.seed = statement.seed or bool(statement.uses & defined)
+    _propagate(statements)
+    # One step back from what is kept: the assignment that says what a kept
+    # gate compares (`total = tracker.total()`). Not further: a `return` that
+    # uses half the function's names would otherwise keep all of it.
+    used = set().union(*(s.uses for s in statements if s.keep))
+    for child, statement in zip(body, statements, strict=True):
+        if not statement.keep and statement.defines & used and \
+                isinstance(child, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            statement.keep = True
+    if not any(s.keep for s in statements):
+        # the body must still parse: the first blanked line becomes `pass`
+        line = lines[body_first - 1]
+        passes[body_first] = line[:len(line) - len(line.lstrip())] + "pass"
+    return [header, *statements]
 
 
 def first_line(node: Any) -> int:
@@ -126,14 +180,23 @@ def _unit(node: Any, lines: list[str], low: list[str], ast: Any, member: bool = 
         if isinstance(node, ast.ClassDef):
             defines |= {m.name for m in node.body
                         if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
-    elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor
+                    | ast.With | ast.AsyncWith):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+        else:
+            targets = [node.target]
         defines |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         defines |= {n.attr for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute)}
     seed = bool(_MONEY.search("".join(low[first - 1:last]))) or \
         isinstance(node, ast.Import | ast.ImportFrom)
-    return _Unit(first, last, text, defines, seed, is_class=isinstance(node, ast.ClassDef),
+    unit = _Unit(first, last, text, defines, seed, is_class=isinstance(node, ast.ClassDef),
                  member=member)
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        unit.node = node
+    return unit
 
 
 def _propagate(units: list[_Unit]) -> None:

@@ -131,6 +131,29 @@ def test_a_real_syntax_error_is_still_one_finding() -> None:
         assert finding.rule == "file-error" and "syntax error" in finding.message
 
 
+@pytest.mark.parametrize("source", [
+    "def f(:\n    pass\n", "x = = 1\n", "x = [1, 2\n", "class A\n    pass\n",
+    "return 3\n", "for x in y:\n    pass\nbreak\n", 'x = f"{"a"}"\n',
+    "if (n := 3) > 2:\n    pass\n", "lambda: (yield)\n", "print 'py2'\n",
+    "def g():\n    x = 1\n  y = 2\n",
+])
+def test_the_syntax_check_agrees_with_libcsts_grammar(source: str) -> None:
+    """A file without money gets the stdlib's quick check; its verdict is the
+    one libcst's grammar gives the whole file (what the compiler alone
+    refuses, such as 'return' outside a function, is not a syntax error)."""
+    import libcst
+
+    assert not dollar_cap.needs_parse(source)
+    try:
+        libcst.parse_module(source)
+        refused = False
+    except libcst.ParserSyntaxError:
+        refused = True
+    found = dollar_cap.check("quick.py", source)
+    assert bool(found) == refused, (source, found)
+    assert all(f.rule == "file-error" for f in found)
+
+
 UNITS = sorted({"hour", "step", "request", "attempt", "call", "task", "token", "run", "day"})
 
 
@@ -443,8 +466,75 @@ def test_slicing_blanks_what_cannot_matter_and_moves_no_line() -> None:
         assert needed in kept, needed
 
 
+LONG_LOOP = '''import time
+
+
+def run_agent(task, cfg, tracker):
+    """Step until done or out of money."""
+    started = time.time()
+    history = []
+    prompt = task.render()
+    retries = 0
+    total = tracker.total_so_far()
+    limit = cfg.max_cost_usd
+    for step in range(cfg.max_steps):
+        history.append(step)
+        total += tracker.last()
+    if total > limit:
+        raise RuntimeError("over budget")
+    elapsed = time.time() - started
+    return history, elapsed, prompt, retries
+
+
+def summarize(run, cfg):
+    print(run)
+    lines = []
+    lines.append(str(run))
+    lines.append(repr(cfg))
+    lines.append("done")
+    width = 80
+    return "\\n".join(lines)[:width] + str(cfg.cost_per_token)
+'''
+
+
+def test_slicing_a_long_function_keeps_its_gate_and_what_the_gate_compares() -> None:
+    from lint.money_slice import sliced
+
+    text = sliced(LONG_LOOP)
+    assert text is not None
+    before, after = LONG_LOOP.splitlines(), text.splitlines()
+    assert len(after) == len(before)
+    for old, new in zip(before, after, strict=True):
+        # a line is kept byte for byte, blanked, or (an emptied body) `pass`
+        assert new in (old, "") or (new.strip() == "pass" and old.startswith(new[:-4]))
+    kept = "\n".join(after)
+    for needed in ("def run_agent(task, cfg, tracker):", "limit = cfg.max_cost_usd",
+                   "if total > limit:", "raise RuntimeError", "total = tracker.total_so_far()",
+                   ):
+        assert needed in kept, needed
+    for gone in ("prompt = task.render()", "retries = 0", "elapsed = time.time()",
+                 "history.append(step)",
+                 'lines.append("done")'):
+        assert gone not in kept, gone
+    compile(text, "sliced.py", "exec")  # still a module
+    assert [f.line for f in dollar_cap.check("agent.py", LONG_LOOP)] == \
+        [f.line for f in dollar_cap.check("agent.py", text)]
+
+
+def test_an_emptied_function_body_becomes_pass() -> None:
+    from lint.money_slice import sliced
+
+    source = ("def report(max_cost_usd: float = 4.0):\n" +
+              "".join(f"    step_{i} = {i}\n" for i in range(8)) + "\n\nx = 1\n")
+    text = sliced(source)
+    assert text is not None and "    pass\n" in text and "step_3" not in text
+    compile(text, "sliced.py", "exec")
+    assert [f.line for f in dollar_cap.check("r.py", source)] == [1]
+
+
 def _corpus_sources() -> list[tuple[str, str]]:
-    out = [("settings.py", BIG_SETTINGS), ("tricky.py", TRICKY)]
+    out = [("settings.py", BIG_SETTINGS), ("tricky.py", TRICKY),
+           ("agent.py", LONG_LOOP)]
     for half in ("dev", "test"):
         entries = yaml.safe_load((ROOT / "tests" / "dollar_cap_corpus" / f"{half}.yaml")
                                  .read_text(encoding="utf-8"))
