@@ -154,6 +154,18 @@ def test_the_syntax_check_agrees_with_libcsts_grammar(source: str) -> None:
     assert all(f.rule == "file-error" for f in found)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([
+    "import os\n", "Guard(", "Flag(x, ", "guard(", "max_value", "limit", "cost_limit", "cap_usd",
+    "maximum", "threshold", "max_retries", "ceiling", "_", "=", " = ", "5", "3.0", ")", "(",
+    "\n", " ", "x", "Limiter", "limit_total", "a" * 45]), max_size=14))
+def test_the_limit_construction_prefilter_never_hides_a_match(pieces: list[str]) -> None:
+    """The literal-led scan only skips files the full pattern would not match."""
+    text = "".join(pieces)
+    full = "import" in text and dollar_cap._LIMIT_CONSTRUCTION.search(text) is not None
+    assert dollar_cap._limit_construction(text) == full
+
+
 UNITS = sorted({"hour", "step", "request", "attempt", "call", "task", "token", "run", "day"})
 
 

@@ -71,7 +71,7 @@ def needs_parse(text: str) -> bool:
     looks at each distinct money word once."""
     low = text.lower()
     if not any(key in low for key in MONEY_KEYS):
-        return "import" in text and _LIMIT_CONSTRUCTION.search(text) is not None
+        return _limit_construction(text)
     identifiers = set(_IDENTIFIER.findall(text))
     joined = "\n".join(identifiers)
     joined_low = joined.lower()
@@ -89,7 +89,7 @@ def needs_parse(text: str) -> bool:
         money_class = money_class or (name[:1].isupper() and not name.isupper())
     if money_class and any(is_limit_name(name) for name in identifiers):
         return True  # a class named for money with a limit: `SpendFlag(max_value=…)`
-    if "import" in text and _LIMIT_CONSTRUCTION.search(text):
+    if _limit_construction(text):
         return True  # `Guard(limit=5.0)` of an imported class: its module may say money
     return any(key in line for line in _GATE_LINE.findall(low) for key in MONEY_KEYS)
 
@@ -99,6 +99,19 @@ def needs_parse(text: str) -> bool:
 _LIMIT_KEYWORD = (rf"(?:{'|'.join(sorted(UPPER_LIMIT))}|max_value|max_amount|"
                   r"[a-z_]{1,40}_(?:limit|cap|ceiling)|(?:limit|cap)_[a-z_]{1,40})")
 _LIMIT_CONSTRUCTION = re.compile(rf"\b[A-Z]\w{{0,60}}\([^()]{{0,300}}?\b{_LIMIT_KEYWORD}\s*=\s*\d")
+# What every match above contains: a limit word, a few more name letters, `= <digit>`.
+# Led by literals, so the scan skips ahead in C; most files have none and the
+# full pattern (which tries every capitalised word) never runs.
+_LIMIT_ASSIGNED = re.compile(
+    rf"(?:{'|'.join(sorted(UPPER_LIMIT | {'max', 'limit', 'cap', 'ceiling'}))})[a-z_]{{0,41}}"
+    r"\s*=\s*\d")
+
+
+def _limit_construction(text: str) -> bool:
+    """`Guard(limit=5.0)`: a class built with a number for its limit, in a
+    file that imports (the class may be defined where money is named)."""
+    return "import" in text and _LIMIT_ASSIGNED.search(text) is not None and \
+        _LIMIT_CONSTRUCTION.search(text) is not None
 _IMPORTED_FILE_MAX_BYTES = 2_000_000
 
 
