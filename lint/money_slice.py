@@ -9,13 +9,14 @@ empty line) before libcst sees the text. Lines and columns stay where they
 were, so findings, positions and fixes are unchanged.
 
 A unit is a top-level statement, or one member of a large top-level class
-whose name is not about money. A unit is kept when its text mentions money
-or it is an import; then, until nothing changes, when it uses a name that a
+whose name is not about money. A unit is kept when its text mentions money;
+then, until nothing changes, when it uses a name that a
 kept unit defines (`meter.over()` keeps the gate that stops on it), or when
 it is a top-level class that a kept unit uses (`Limiter(limit=cfg.max_usd)`
 keeps the class `Limiter` that compares its limit). A class named for money
 is kept whole: its limit compare may use only generic names
-(`current_value >= max_value`).
+(`current_value >= max_value`). An import is kept when a kept unit uses a
+name it imports.
 
 Inside a long function kept for its own text, the same is done one level
 down: its body statements are the units, seeded by money or by a name a kept
@@ -52,8 +53,8 @@ _COMMON = frozenset({"self", "cls", "None", "True", "False", "get", "set", "run"
 
 
 class _Unit:
-    __slots__ = ("defines", "first", "is_class", "keep", "last", "member", "node", "seed",
-                 "uses")
+    __slots__ = ("defines", "first", "imports", "is_class", "keep", "last", "member", "node",
+                 "seed", "uses")
 
     def __init__(self, first: int, last: int, text: str, defines: set[str], seed: bool,
                  is_class: bool = False, member: bool = False) -> None:
@@ -64,6 +65,9 @@ class _Unit:
         self.is_class = is_class
         self.member = member  # one member of a sliced class
         self.node: Any = None  # the statement, for a function whose body may be sliced
+        # what an import binds: not a definition to propagate from (every use
+        # of an imported name would be kept), only a reason to keep the import
+        self.imports: set[str] = set()
 
 
 def sliced(text: str) -> str | None:
@@ -111,6 +115,7 @@ def sliced(text: str) -> str | None:
             if body:
                 units.remove(unit)
                 units += body
+    _keep_imports(units, tree.body)
     if all(unit.keep for unit in units):
         return None
     keep_lines: set[int] = set()
@@ -156,8 +161,8 @@ def _sliced_body(unit: _Unit, defined: set[str], lines: list[str], low: list[str
     # uses half the function's names would otherwise keep all of it.
     used = set().union(*(s.uses for s in statements if s.keep))
     for child, statement in zip(body, statements, strict=True):
-        if not statement.keep and statement.defines & used and \
-                isinstance(child, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        if not statement.keep and (statement.defines | statement.imports) & used and isinstance(
+                child, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.Import | ast.ImportFrom):
             statement.keep = True
     if not any(s.keep for s in statements):
         # the body must still parse: the first blanked line becomes `pass`
@@ -190,13 +195,28 @@ def _unit(node: Any, lines: list[str], low: list[str], ast: Any, member: bool = 
             targets = [node.target]
         defines |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         defines |= {n.attr for t in targets for n in ast.walk(t) if isinstance(n, ast.Attribute)}
-    seed = bool(_MONEY.search("".join(low[first - 1:last]))) or \
-        isinstance(node, ast.Import | ast.ImportFrom)
+    seed = bool(_MONEY.search("".join(low[first - 1:last])))
     unit = _Unit(first, last, text, defines, seed, is_class=isinstance(node, ast.ClassDef),
                  member=member)
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         unit.node = node
+    elif isinstance(node, ast.Import | ast.ImportFrom):
+        # kept where a kept unit uses what it imports (_keep_imports)
+        unit.imports = {(a.asname or a.name).split(".")[0] for a in node.names}
     return unit
+
+
+def _keep_imports(units: list[_Unit], body: list[Any]) -> None:
+    """Keep the imports whose names a kept unit uses (where a class built with
+    a limit comes from). `from m import *` names nothing: it is always kept."""
+    import ast
+
+    used = set().union(*(u.uses for u in units if u.keep))
+    top = {u.first: u for u in units if not u.member}
+    for node in body:
+        unit = top.get(first_line(node))
+        if unit is not None and not unit.keep and isinstance(node, ast.Import | ast.ImportFrom):
+            unit.keep = bool(unit.imports & used) or any(a.name == "*" for a in node.names)
 
 
 def _propagate(units: list[_Unit]) -> None:

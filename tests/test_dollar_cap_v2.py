@@ -533,6 +533,21 @@ def test_slicing_a_long_function_keeps_its_gate_and_what_the_gate_compares() -> 
         [f.line for f in dollar_cap.check("agent.py", text)]
 
 
+def test_an_import_is_kept_only_where_a_kept_unit_uses_it() -> None:
+    from lint.money_slice import sliced
+
+    source = ("import json\nimport os.path\nfrom guards import Limiter as L\n"
+              "from helpers import *\n\n"
+              "def dump(x):\n    return json.dumps(x)\n\n\n"
+              "GUARD = L(limit=float(os.environ.get('MAX_SPEND_USD', '5')))\n")
+    text = sliced(source)
+    assert text is not None
+    kept = text.splitlines()
+    assert "import json" not in kept and "def dump(x):" not in kept
+    for needed in ("import os.path", "from guards import Limiter as L", "from helpers import *"):
+        assert needed in kept, needed
+
+
 def test_an_emptied_function_body_becomes_pass() -> None:
     from lint.money_slice import sliced
 
