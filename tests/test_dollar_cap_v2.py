@@ -536,15 +536,15 @@ def test_slicing_a_long_function_keeps_its_gate_and_what_the_gate_compares() -> 
 def test_an_import_is_kept_only_where_a_kept_unit_uses_it() -> None:
     from lint.money_slice import sliced
 
-    source = ("import json\nimport os.path\nfrom guards import Limiter as L\n"
+    source = ("import json\nimport env_tools.read\nfrom guards import Limiter as L\n"
               "from helpers import *\n\n"
               "def dump(x):\n    return json.dumps(x)\n\n\n"
-              "GUARD = L(limit=float(os.environ.get('MAX_SPEND_USD', '5')))\n")
+              "GUARD = L(limit=float(env_tools.read.var('MAX_SPEND_USD', '5')))\n")
     text = sliced(source)
     assert text is not None
     kept = text.splitlines()
     assert "import json" not in kept and "def dump(x):" not in kept
-    for needed in ("import os.path", "from guards import Limiter as L", "from helpers import *"):
+    for needed in ("import env_tools.read", "from guards import Limiter as L", "from helpers import *"):
         assert needed in kept, needed
 
 
