@@ -166,6 +166,13 @@ def test_the_limit_construction_prefilter_never_hides_a_match(pieces: list[str])
     assert dollar_cap._limit_construction(text) == full
 
 
+def test_a_class_name_must_name_money_by_its_words_to_need_a_parse() -> None:
+    """"eur" inside `BrowseURLAction` is not money; `SpendFlag` is."""
+    plain = "class BrowseURLAction:\n    max_retries = 3\n"
+    assert not dollar_cap.needs_parse(plain)
+    assert dollar_cap.needs_parse(plain.replace("BrowseURLAction", "SpendFlag"))
+
+
 UNITS = sorted({"hour", "step", "request", "attempt", "call", "task", "token", "run", "day"})
 
 

@@ -86,7 +86,10 @@ def needs_parse(text: str) -> bool:
         name = joined[start:end if end >= 0 else len(joined)]
         if is_dollar_cap_name(name):
             return True
-        money_class = money_class or (name[:1].isupper() and not name.isupper())
+        # by its words, as the collector judges a class (`BrowseURLAction`
+        # holds "eur" but names no money)
+        money_class = money_class or (name[:1].isupper() and not name.isupper()
+                                      and has_money(name))
     if money_class and any(is_limit_name(name) for name in identifiers):
         return True  # a class named for money with a limit: `SpendFlag(max_value=…)`
     if _limit_construction(text):
