@@ -107,6 +107,9 @@ _DESCRIBE = {
     "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
     "consequence": lambda p: f"{_a(f'{p.args[0]:g} h')} job at {p.args[1]}× run at {p.args[2]}× "
                              f"{p.args[3]} {p.args[4]}",
+    "scaling": lambda p: {"length-fixed": "a job's length stays the same at every width",
+                          "class-fixed": "the length class is decided once, at the requested width",
+                          "same-direction": "a job's length moves with its width"}[p.args[0]],
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
     "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
@@ -465,6 +468,13 @@ def _consequence(p: Prop, facts: Facts):
     return None, "", ()
 
 
+def _scaling(p: Prop, facts: Facts):
+    # The router keeps a job's GPU-hours when it narrows and classes each width
+    # by the length there; none of the laws a `scaling` reading names holds.
+    return False, f"a job keeps its GPU-hours: H h at N× runs H × N / w h at w×, and is " \
+                  f"short or long again at each width (short below {facts.threshold:g} h)", ()
+
+
 def _verdict(p: Prop, facts: Facts):
     rule, verdict = p.args
     severity = facts_critic(facts).get(rule)
@@ -550,7 +560,7 @@ _JUDGES = {
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
     "floor": _floor,
     "in-auto": _in_auto,
-    "lead-at": _lead_at, "consequence": _consequence, "width": _width_valid,
+    "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "narrow-at": _narrow_at,
     "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,

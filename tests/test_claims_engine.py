@@ -113,6 +113,17 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # how length follows width: GPU-hours are kept, the class is decided at each width
+    ("## Compute backends\n\nA job's length doesn't change when the width degrades.",
+     True, True),
+    ("## Compute backends\n\nTotal GPU-hours don't change when the width degrades.",
+     False, False),
+    ("## Compute backends\n\nHalving the width halves the wall-clock.", True, True),
+    ("## Compute backends\n\nHalving the width doubles the wall-clock.", False, False),
+    ("## Compute backends\n\nThe length class is decided once, at the requested width.",
+     True, True),
+    ("## Compute backends\n\nThe length class is not fixed at the requested width: it is "
+     "decided again at each width.", False, False),
 ]
 
 

@@ -551,7 +551,8 @@ def test_an_import_is_kept_only_where_a_kept_unit_uses_it() -> None:
     assert text is not None
     kept = text.splitlines()
     assert "import json" not in kept and "def dump(x):" not in kept
-    for needed in ("import env_tools.read", "from guards import Limiter as L", "from helpers import *"):
+    for needed in ("import env_tools.read", "from guards import Limiter as L",
+                   "from helpers import *"):
         assert needed in kept, needed
 
 

@@ -21,6 +21,7 @@ from lint.reading.cues import KEY_WORDS, MAX_SENTENCE
 from lint.reading.lengths import LengthReading
 from lint.reading.order import OrderReading
 from lint.reading.provisioning import ProvisioningReading
+from lint.reading.scaling import ScalingReading, about_scaling
 from lint.reading.sentence import (
     Sentence,
     TermTok,
@@ -33,7 +34,7 @@ from lint.reading.sentence import (
 from lint.reading.widths import WidthReading
 
 
-class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading):
+class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, ScalingReading):
     """Reads one sentence into propositions; each family of readers is a mixin."""
 
     def read(self) -> list[Prop]:
@@ -54,6 +55,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading):
         self.read_widths()
         self.read_direction()
         self.read_skipped_width()
+        self.read_scaling()
         return self.props
 
 # ---- context --------------------------------------------------------------------------------
@@ -62,5 +64,5 @@ def in_context(lexicon: Lexicon, text: str, heading: str) -> bool:
     return bool(lexicon.ladder_context.search(text) or lexicon.ladder_context.search(heading))
 
 
-__all__ = ["KEY_WORDS", "MAX_SENTENCE", "Reader", "Sentence", "TermTok", "blank_quotes",
-           "in_context", "orderable", "split_sentences", "tag_sentence", "terms"]
+__all__ = ["KEY_WORDS", "MAX_SENTENCE", "Reader", "Sentence", "TermTok", "about_scaling",
+           "blank_quotes", "in_context", "orderable", "split_sentences", "tag_sentence", "terms"]

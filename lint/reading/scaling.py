@@ -1,0 +1,143 @@
+"""How a job's length follows its width: the law behind every degraded rung.
+
+The ladder keeps a job's GPU-hours when it narrows, so its wall-clock at a
+degraded width w is H × N / w, and its length class is decided again at each
+width. People restate that law, and get it wrong in a few recurring ways:
+
+- the length does not change ("a 2 h job at 8× is a 2 h job at every width");
+- the class is decided once, at the requested width, and kept;
+- length moves with the width ("halving the width halves the wall-clock",
+  "H × w / N").
+
+Each is read as one `scaling` proposition naming which law the text states;
+the fact model says whether it holds (none of them does on this router)."""
+
+from __future__ import annotations
+
+import re
+
+from lint.reading.base import ReaderBase
+
+# What the sentence must be about: a width that changes.
+_WIDTH_CHANGE = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\bGPUs?\b|\d\s*[×x]\b|"
+                           r"\bfewer\s+GPUs\b|\bhalv\w*", re.I)
+# A length, but not GPU-hours (those are kept: "GPU-hours don't change" is true).
+_LENGTH = r"(?<![-\w])(?:(?:the\s+|a\s+|its\s+|the\s+job'?s\s+|a\s+job'?s\s+)?" \
+          r"(?:length|wall[- ]?clock(?:\s+time)?|run[- ]?time|duration|hours\s+it\s+runs))\b"
+_CHANGE_VERB = r"(?:change|changes|vary|varies|depend\s+on|depends\s+on|grow|grows|move|moves)"
+_NOT = r"(?:does\s+not|doesn'?t|do\s+not|don'?t|won'?t|will\s+not|never|cannot|can'?t)"
+
+# "Length doesn't change when the width degrades"
+_LENGTH_NOT_CHANGING = re.compile(rf"{_LENGTH}[^.;:]{{0,40}}?\b{_NOT}\s+{_CHANGE_VERB}\b", re.I)
+# "the wall-clock stays the same", "length is unchanged"
+_LENGTH_SAME = re.compile(rf"{_LENGTH}[^.;:]{{0,30}}?\b(?:stays?|remains?|is|keeps?)\s+"
+                          r"(?P<neg>not\s+|never\s+)?(?:the\s+same|unchanged|constant|fixed|"
+                          r"identical)\b", re.I)
+# "a 3 h job stays a 3 h job", "a 2 h job at 8× is a 2 h job at every width"
+_SAME_JOB = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*-?\s*h(?:ours?|rs?)?\s+(?:job|run|phase)\b"
+                       r"[^.;:]{0,40}?\b(?:stays|remains|is\s+still|is)\s+(?P<neg>not\s+)?"
+                       r"an?\s+(?P=n)\s*-?\s*h(?:ours?|rs?)?\s+(?:job|run|phase)\b", re.I)
+_CLASS = r"(?:length[- ]class|(?:the\s+|its\s+|a\s+job'?s\s+)?class(?:ification)?|" \
+         r"short(?:\s*/\s*|\s+or\s+|\s+vs\.?\s+)long(?:\s+(?:call|label|decision|verdict))?|" \
+         r"(?:the\s+)?(?:short|long)\s+label)"
+# "the class is decided once", "fixed at the requested width", "kept as it degrades"
+_CLASS_FIXED = re.compile(
+    rf"\b{_CLASS}\b[^.;:]{{0,50}}?\b(?P<neg>(?:is\s+)?not\s+|never\s+)?(?:is\s+|gets\s+|are\s+)?"
+    r"(?:decided|set|fixed|computed|determined|judged|chosen|made|locked(?:\s+in)?|frozen)\s+"
+    r"(?:once|up\s*front|at\s+(?:the\s+)?(?:requested|original|first|starting|asked)"
+    r"(?:[- ]for)?\s+width|at\s+request\s+time|when\s+(?:it\s+is|the\s+job\s+is)\s+"
+    r"(?:requested|submitted))", re.I)
+_CLASS_KEPT = re.compile(
+    rf"\b{_CLASS}\b[^.;:]{{0,40}}?\b(?P<neg>(?:is\s+)?not\s+|never\s+)?(?:is\s+)?"
+    r"(?:kept|carried(?:\s+over)?|stays?|remains?|sticks?|preserved|unchanged)\b"
+    r"[^.;:]{0,50}?\b(?:degrad\w*|narrow\w*|width|fall\w*\s+back)", re.I)
+_CLASS_NOT_CHANGING = re.compile(
+    rf"\b{_NOT}\s+(?:change|affect|alter|touch)\s+(?:the\s+|its\s+|a\s+job'?s\s+)?"
+    r"(?:length[- ]class|class(?:ification)?|short\s*/\s*long)\b", re.I)
+# "halving the width halves the wall-clock", "doubling the GPUs doubles the runtime"
+_HALVING = re.compile(r"\b(?P<a>halv\w*|doubl\w*|cutting\s+the\s+width\s+in\s+half)\s+"
+                      r"(?:the\s+)?(?:width|GPU\s+count|number\s+of\s+GPUs|GPUs)\b[^.;:]{0,30}?\b"
+                      r"(?P<b>halves|doubles|cuts\s+in\s+half|shrinks|grows|stretches|"
+                      r"lengthens|shortens)\s+(?:the\s+|its\s+)?(?:length|wall[- ]?clock|"
+                      r"run[- ]?time|duration|time)", re.I)
+# "H × w / N": length proportional to the new width
+_FORMULA = re.compile(r"\bH\s*[×x*·]\s*(?P<num>[wN])\s*/\s*(?P<den>[wN])\b")
+# "decided at every width", "recomputed per width": the true law, not the claim
+_RECOUNTED = re.compile(r"\b(?:each|every|per|at\s+every|again|re-?(?:decided|computed|"
+                        r"checked|evaluated))\b", re.I)
+
+
+# The gate before a unit is read at all: a length or class word near a width word.
+_TOPIC = re.compile(r"\b(?:length|wall[- ]?clock|run[- ]?time|duration|class|h\s+job|"
+                    r"hours?\s+job)\b", re.I)
+
+
+def about_scaling(text: str) -> bool:
+    """Whether a unit may state how length follows width (cheap: two scans)."""
+    return bool(_TOPIC.search(text)) and bool(_WIDTH_CHANGE.search(text))
+
+
+class ScalingReading(ReaderBase):
+    def read_scaling(self) -> None:
+        text = self.s.text
+        if not _WIDTH_CHANGE.search(text) and not _WIDTH_CHANGE.search(self.heading):
+            return
+        if not (self.s.context or re.search(r"\bjobs?\b|\bruns?\b|\bphases?\b", text, re.I)):
+            return
+        self._length_fixed(text)
+        self._class_fixed(text)
+        self._direction(text)
+
+    def _at(self, match: re.Match) -> tuple[int, int]:
+        return self.s.start + match.start(), self.s.start + match.end()
+
+    def _length_fixed(self, text: str) -> None:
+        m = _LENGTH_NOT_CHANGING.search(text)
+        if m:
+            start, end = self._at(m)
+            # "It is not true that length doesn't change" is rare; a negation
+            # before the subject in the same clause flips it
+            self.add("scaling", ("length-fixed",), start, end, self.negated_before(start),
+                     topic="length at a degraded width")
+            return
+        for pattern in (_LENGTH_SAME, _SAME_JOB):
+            m = pattern.search(text)
+            if m:
+                start, end = self._at(m)
+                negated = bool(m.group("neg")) or self.negated_before(start)
+                self.add("scaling", ("length-fixed",), start, end, negated,
+                         topic="length at a degraded width")
+                return
+
+    def _class_fixed(self, text: str) -> None:
+        for pattern in (_CLASS_FIXED, _CLASS_KEPT):
+            m = pattern.search(text)
+            if m and not _RECOUNTED.search(m.group(0)):
+                start, end = self._at(m)
+                negated = bool(m.group("neg")) or self.negated_before(start)
+                self.add("scaling", ("class-fixed",), start, end, negated,
+                         topic="length class at a degraded width")
+                return
+        m = _CLASS_NOT_CHANGING.search(text)
+        if m:
+            start, end = self._at(m)
+            self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
+                     topic="length class at a degraded width")
+
+    def _direction(self, text: str) -> None:
+        m = _HALVING.search(text)
+        if m:
+            halves_width = m.group("a").lower().startswith(("halv", "cut"))
+            length_down = m.group("b").lower().startswith(("halv", "cut", "shr", "shor"))
+            start, end = self._at(m)
+            # "halving the width doubles it" states the inverse law: the claim, denied
+            inverse = halves_width != length_down
+            self.add("scaling", ("same-direction",), start, end,
+                     negated=inverse != self.negated_before(start),
+                     topic="length at a degraded width")
+            return
+        m = _FORMULA.search(text)
+        if m and m.group("num") != m.group("den"):
+            start, end = self._at(m)
+            self.add("scaling", ("same-direction",), start, end,
+                     negated=m.group("num") == "N", topic="length at a degraded width")
