@@ -35,6 +35,7 @@ _COUNT_AS = re.compile(r"\b(?:count|treat|consider|regard|call|classify|class)\w
 _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no\s+longer)\s+"
                            r"(?:\w+\s+)?(?:count|treat|consider|regard|call|classify|class)\w*\b",
                            re.I)
+_CONTRAST_JOINT = re.compile(r",?\s+(?:while|whereas|but)\b|;", re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
 
@@ -54,8 +55,18 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         return []
     props: list[Prop] = []
     rules = [t for t in s.tokens if t.kind == "rule"]
-    verdicts = [t for t in s.tokens if t.kind in _VERDICTS]
+    all_verdicts = [t for t in s.tokens if t.kind in _VERDICTS]
+    # "X makes a REVISE, while Y leaves the verdict as it is": a contrast joint
+    # gives each side its own verdict; a side that states none is not read
+    joints = [s.start + m.start() for m in _CONTRAST_JOINT.finditer(s.text)]
     for rule in rules:
+        verdicts = all_verdicts
+        if joints:
+            low = max([j for j in joints if j <= rule.start], default=s.start)
+            high = min([j for j in joints if j > rule.start], default=s.end)
+            verdicts = [v for v in all_verdicts if low <= v.start < high]
+            if not verdicts and all_verdicts:
+                continue
         if verdicts:
             # the verdict cue of this rule's clause: the nearest one after it, else before
             after = [v for v in verdicts if v.start >= rule.end]
@@ -162,7 +173,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                     reader.text(s.start, launcher.start)))
             props.append(Prop("parallel", claimed, negated, launcher.start,
                               launcher.end, "parallel work"))
-        elif unsharded and any(v.kind == "revise" for v in verdicts):
+        elif unsharded and any(v.kind == "revise" for v in all_verdicts):
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
             props.append(Prop("parallel", claimed, True, launcher.start,
                               launcher.end, "parallel work"))

@@ -113,6 +113,18 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # a list of models that turns to denied; a model that is one family's alone
+    ("## Compute backends\n\nH100 nodes: spot or flex-start, never regular VMs.", False, False),
+    ("## Compute backends\n\nH100 nodes: spot or on-demand, never flex-start.", True, True),
+    ("## Compute backends\n\nOnly the A100 family has STANDARD (on-demand) rungs.",
+     False, False),
+    ("## Compute backends\n\nOnly the H100 family has STANDARD rungs.", True, True),
+    ("## Compute backends\n\n`a3-highgpu-*` is FLEX_START/SPOT only: the router never asks "
+     "for an on-demand H100.", False, False),
+    # each class word has its own polarity; "though" starts a clause of its own
+    ("## Compute backends\n\nA 1 h job at 4× runs 4 h at 1×: long, not short.", False, True),
+    ("## Compute backends\n\nA 40 h job at 8× runs 320 h at 1×, so 1× has no FLEX_START "
+     "rung, though 4× (80 h) still has one.", False, True),
     # how length follows width: GPU-hours are kept, the class is decided at each width
     ("## Compute backends\n\nA job's length doesn't change when the width degrades.",
      True, True),
@@ -337,6 +349,10 @@ CRITIC_PARALLEL = [
      "critic reads them as one process.", True),
     ("`device_map=auto` splits one model across GPUs: the critic reads it as one process.",
      False),
+    # a contrast joint gives each side its own verdict; a side with none is not read
+    ("unsharded-wide and needlessly-narrow make a REVISE, while oversubscribed and "
+     "hardcoded-width leave the verdict as it is.", False),
+    ("unsharded-wide makes a REVISE, while oversubscribed is a REVISE too.", True),
 ]
 
 

@@ -15,6 +15,11 @@ _EVERY_WIDTH = re.compile(r"\b(?:at|on)\s+(?:every|each|any|all(?:\s+the)?)\s+wi
                           r"\bwhatever\s+(?:the\s+)?width\b|\bat\s+all\s+widths\b|"
                           r"\bno\s+matter\s+(?:the\s+|which\s+)?width\b", re.I)
 
+# "long, not short" / "long rather than short": the second class is the denied one
+_CONTRAST = re.compile(r",?\s*(?:not|rather\s+than|instead\s+of)\s+(?:a\s+)?(?:short|long)\b",
+                       re.I)
+
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -307,9 +312,12 @@ class LengthReading(ReaderBase):
                 # (the longest run) and the request's own bound it
                 ats = {width0, min(self.facts.width_chain())} if every else \
                     {at_width(c.start, c.end)}
+                # "long, not short": each class word has its own polarity
+                class_negated = negated if c is classes[0] and not _CONTRAST.search(
+                    self.text(c.end, self.s.end)) else self.negated_before(c.start)
                 for at in sorted(ats):
                     self.add("consequence", (d.value, width0, at, "class", c.kind), c.start,
-                             c.end, negated, topic="derived length")
+                             c.end, class_negated, topic="derived length")
                 read = True
         tail_models = [m for m in models if m.start > d.start]
         if tail_models:

@@ -3,11 +3,22 @@ or is limited to."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lint.reading.base import ReaderBase
 from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE
 from lint.reading.sentence import TermTok, family_of
+
+_DENIED_TAIL = re.compile(r"(?:[,;]|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b", re.I)
+# "Only the A100 family has STANDARD", "an A100 rung is the only place STANDARD
+# can appear": the model is the family's alone
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|an?\s+)?\W{0,2}$", re.I)
+_HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|shapes?|"
+                        r"types?)?\s*(?:has|have|offers?|gets?|allows?|supports?|"
+                        r"can\s+(?:use|run\s+on|be)|is\s+allowed|are\s+allowed)\b", re.I)
+_THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
+                             r"one|shape|rung|machine\s+type|kind|option)s?\b", re.I)
 
 
 class ProvisioningReading(ReaderBase):
@@ -48,8 +59,12 @@ class ProvisioningReading(ReaderBase):
         segments = self._segments([t.start for t in fams])
         carried: list[str] = []
         coordinated = re.search(r"\b(?:both|either|all|each)\b", self.s.text, re.I)
+        floor = self.s.start
         for fam_tok, (seg_start, seg_end) in zip(fams, segments, strict=False):
             family = family_of(fam_tok.term)
+            # "… only: the router never asks for an on-demand H100": the next claim
+            # starts at the clause break, with the model written before its family
+            seg_start = max(floor, min(seg_start, self.clause_start(fam_tok.start)))
             first_model = next((t for t in models if seg_start <= t.start < seg_end), None)
             if first_model is not None:
                 # "is not SPOT-only: it allows SPOT, FLEX_START and STANDARD": the claim
@@ -57,6 +72,7 @@ class ProvisioningReading(ReaderBase):
                 cut = re.search(r"[:;]", self.text(first_model.end, seg_end))
                 if cut:
                     seg_end = first_model.end + cut.start()
+                    floor = seg_end + 1
             seg_models = [t for t in models if seg_start <= t.start < seg_end]
             names = list(dict.fromkeys(t.term[1] for t in seg_models))
             if fam_tok.term[0] == "rung" and fam_tok.term[1][2]:
@@ -73,6 +89,17 @@ class ProvisioningReading(ReaderBase):
             negated = self.negated_before(seg_end, since=max(seg_start,
                                                              self.clause_start(fam_tok.start)))
             table_row = "|" in seg_text
+            if only and seg_models and seg_models[0].start > fam_tok.end and \
+                    self._exclusive_cue(fam_tok, seg_models[0], seg_start):
+                self._exclusive(family, seg_models, fam_tok, negated)
+                continue
+            split = self._denied_tail(seg_models)
+            if split and not only:
+                # "spot or flex-start, never regular VMs": allowed, then denied
+                for t in seg_models:
+                    self.add("permits", (family, t.term[1]), fam_tok.start, fam_tok.end,
+                             t.start > split, topic="provisioning")
+                continue
             if only or (table_row and len(names) > 1 and not negated):
                 self.add("only", (family, tuple(names)), fam_tok.start, fam_tok.end, negated,
                          topic="provisioning")
@@ -80,6 +107,16 @@ class ProvisioningReading(ReaderBase):
                 for name in names:
                     self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
                              topic="provisioning")
+
+    def _denied_tail(self, models: list[TermTok]) -> int | None:
+        """Where a list of models turns from allowed to denied (", never X",
+        ", but not X", "; no X"), when it does."""
+        for before, after in itertools.pairwise(models):
+            gap = self.text(before.end, after.start)
+            m = _DENIED_TAIL.search(gap)
+            if m:
+                return before.end + m.start()
+        return None
 
     def _every_family(self, models: list[TermTok]) -> None:
         """'On-demand is allowed on both families': a permission for each one."""
@@ -105,15 +142,30 @@ class ProvisioningReading(ReaderBase):
         """'Regular VMs are an option for the A100 family only', 'SPOT only on
         a3-highgpu': the model is allowed there and nowhere else."""
         fam = fams[0]
-        if len(fams) != 1 or not models or models[0].start > fam.start:
+        if len(fams) != 1 or not models:
             return False
-        near = self.text(models[-1].end, fam.end + 30)
-        if not re.search(r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
-                         + re.escape(self.text(fam.start, fam.end)) + r"\W+(?:\w+\s+){0,2}only\b",
-                         near, re.I):
-            return False
-        family = family_of(fam.term)
-        negated = self.negated_before(fam.start)
+        if models[0].start > fam.start:
+            if not self._exclusive_cue(fam, models[0], self.clause_start(fam.start)):
+                return False
+        else:
+            near = self.text(models[-1].end, fam.end + 30)
+            if not re.search(r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
+                             + re.escape(self.text(fam.start, fam.end))
+                             + r"\W+(?:\w+\s+){0,2}only\b", near, re.I):
+                return False
+        self._exclusive(family_of(fam.term), models, fam, self.negated_before(fam.start))
+        return True
+
+    def _exclusive_cue(self, fam: TermTok, model: TermTok, clause: int) -> bool:
+        """'Only the A100 family has STANDARD', 'an A100 rung is the only place
+        STANDARD can appear': the family, then the model that is its alone."""
+        between = self.text(fam.end, model.start)
+        return bool((_ONLY_BEFORE.search(self.text(clause, fam.start))
+                     and _HAS_AFTER.search(between)) or _THE_ONLY_AFTER.search(between))
+
+    def _exclusive(self, family: str, models: list[TermTok], fam: TermTok,
+                   negated: bool) -> None:
+        """Each model is allowed on this family and on no other."""
         for m in models:
             self.add("permits", (family, m.term[1]), fam.start, fam.end, negated,
                      topic="provisioning")
@@ -121,7 +173,6 @@ class ProvisioningReading(ReaderBase):
                 if other != family:
                     self.add("permits", (other, m.term[1]), fam.start, fam.end, not negated,
                              topic="provisioning")
-        return True
 
     def _segments(self, starts: list[int]) -> list[tuple[int, int]]:
         """Split the sentence between families at clause joints."""
