@@ -497,6 +497,17 @@ class Engine:
                 flip = word in ("no", "nope", "wrong")
                 props = [Prop(p.kind, p.args, p.negated != flip, 0, 0, p.topic)
                          for p in self._read_text(body, lexicon, a.unit.heading)]
+            pronoun = re.match(r"(?:it|they|that|this)(?:'s|'re|\s+is|\s+are)\b", rest, re.I)
+            if word and rest and pronoun:
+                # "Is 8x opt-in? No, it's the top of the ladder": the answer is a
+                # clause of its own about the question's subject
+                named = [t for t in reading.tag_sentence(lexicon, body, 0, len(body)).tokens
+                         if t.kind in _SUBJECT_KINDS]
+                if named:
+                    subject = body[named[0].start:named[0].end]
+                    props += self._read_text(f"{subject} is{rest[pronoun.end():]}", lexicon,
+                                             a.unit.heading)
+                rest = ""
             if rest and not re.match(r"\W*why\b", body, re.I):
                 # the answer completes the question ("Which backend is first? GCP."),
                 # but the answer to a "why" gives a reason and stands alone
@@ -535,6 +546,9 @@ class Engine:
 # name is still answered below it, when it asks about an order
 _ANSWERED_QUESTION = re.compile(
     r"\b(?:first|last|before|after|when|which|where|what|how)\b[^\n]*\?[*_\s]*$", re.I)
+
+# what a question can be about, for "No, it's …" answers
+_SUBJECT_KINDS = frozenset({"backend", "lane", "family", "width", "model", "intent"})
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)

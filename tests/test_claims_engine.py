@@ -113,6 +113,20 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # a clause with its own subject ends the objects of the cue before it
+    ("## Compute backends\n\nThe SLURM lanes are tried only after GCP has missed, and RunPod "
+     "only after that.", False, False),
+    ("## Compute backends\n\nThe SLURM lanes come after GCP, and RunPod comes after both.",
+     False, False),
+    ("## Compute backends\n\nRunPod is used only after GCP and the SLURM lanes are exhausted.",
+     False, False),
+    ("## Compute backends\n\n❌ Do not expect a pod before the campus cluster has been tried: "
+     "RunPod comes after both SLURM lanes.", False, False),
+    ("## Compute backends\n\nThere is one more rung after RunPod: `campus-preempt`.",
+     True, True),
+    # "No," answers a question; it does not negate the answer
+    ("## Compute backends\n\n**Is 8x opt-in?** No, it's the top of the automatic ladder.",
+     False, True),
     # a list of models that turns to denied; a model that is one family's alone
     ("## Compute backends\n\nH100 nodes: spot or flex-start, never regular VMs.", False, False),
     ("## Compute backends\n\nH100 nodes: spot or on-demand, never flex-start.", True, True),

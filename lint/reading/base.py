@@ -94,6 +94,8 @@ class ReaderBase:
 
     def _no_negates(self, t: Token) -> bool:
         after = self.unit_text[t.end:t.end + 30].lower()
+        if re.match(r"\s*[,.;:!—–-]", after):
+            return False  # "No, it's the top of the ladder": an answer, not a negation
         return not re.match(r"\s+(?:capacity|quota|gpus?|machines?|free|spot\s+capacity|"
                             r"room|luck|one|jobs?|lane|later|sharding|wait)", after)
 

@@ -8,7 +8,16 @@ import re
 
 from lint.lexicon import Token
 from lint.reading.base import ReaderBase
-from lint.reading.cues import ADJACENT, ARROW, FILLER, IN_ORDER, KEY_ORDER, STRONG_THEN, WIDTH_TOPIC
+from lint.reading.cues import (
+    ADJACENT,
+    ARROW,
+    CLAUSE_JOINT,
+    FILLER,
+    IN_ORDER,
+    KEY_ORDER,
+    STRONG_THEN,
+    WIDTH_TOPIC,
+)
 from lint.reading.sentence import TermTok, orderable
 
 # "Before an 8× eval, run a smoke test at 1×": a step to do first, not a rung order
@@ -16,6 +25,13 @@ _STEP_FIRST = re.compile(r"\W*(?:before|after)\b[^,;]{1,80},\s*(?:please\s+)?(?:
                          r"make|try|launch|test|verify|ensure|start|open|ssh|build|install|set|"
                          r"export|write|read|commit|push|grab|get|submit|clear|warm|profile|"
                          r"benchmark|copy|upload|download|sync)\b", re.I)
+
+# What makes a term a clause's subject: its own verb right after it.
+_OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only|comes?|"
+                            r"(?:is|are|have|has)(?!\s+(?:all\s+)?(?:exhausted|full|dry|out|busy|"
+                            r"unavailable|sold|gone|taken|empty|missed|failed|been))|"
+                            r"goes|go|gets?|sits?|follows?|runs?|takes?|waits?|stays?|must|should|"
+                            r"will|can|may)\b", re.I)
 
 class OrderReading(ReaderBase):
     # -- order: chains --
@@ -164,6 +180,7 @@ class OrderReading(ReaderBase):
                 next_floor = self.clause_start(cues[i + 1].start)
                 if next_floor > cue.end and any(next_floor <= t.start < stop for t in ords):
                     stop = next_floor
+            stop = self._own_clause_end(cue.end, stop, ords)
             objects = [t for t in ords if cue.end <= t.start < stop]
             if not objects and re.match(r"\W*(?:both|all\s+(?:of\s+them|three|two)|them\s+all)\b",
                                         self.s.text[cue.end - self.s.start:], re.I):
@@ -303,6 +320,9 @@ class OrderReading(ReaderBase):
         subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
         cell_end = self.s.text.find(" | ", at - self.s.start)
         stop = self.s.start + cell_end if cell_end >= 0 else self.s.end
+        # "…, and RunPod only after that": the next clause has its own subject
+        stop = self._own_clause_end(self.s.start + m.end(), stop,
+                                    [t for t in self.terms if orderable(t.term)])
         inverted = re.search(r"\b(?:does|do|did|will|would|should|is|are|may|can)\s+"
                              r"(?:it|they|we|the\s+(?:job|router|dispatch|walk)|dispatch)\b",
                              self.s.text[m.end():stop - self.s.start], re.I)
@@ -409,6 +429,21 @@ class OrderReading(ReaderBase):
                      topic="order")
             return
 
+    def _own_clause_end(self, start: int, stop: int, ords: list[TermTok]) -> int:
+        """Where a cue's objects end: at a clause joint followed by a term with
+        its own predicate (", and RunPod only after that", ", but the SLURM lanes
+        come later"): that term is the next clause's subject, not an object."""
+        for joint in CLAUSE_JOINT.finditer(self.s.text, start - self.s.start,
+                                           stop - self.s.start):
+            at = self.s.start + joint.end()
+            term = next((t for t in ords if at <= t.start < stop), None)
+            if term is None or self.text(at, term.start).strip(" *_`").lower() not in (
+                    "", "the", "then", "then the"):
+                continue
+            if _OWN_PREDICATE.match(self.text(term.end, stop)):
+                return self.s.start + joint.start()
+        return stop
+
     def _order(self, a: tuple, b: tuple, start: int, end: int, negated: bool,
                kind: str | None) -> None:
         if a[0] == "model" and b[0] == "model":
@@ -475,6 +510,10 @@ class OrderReading(ReaderBase):
 
     def _leading_cue(self, cue: Token, ords: list[TermTok]) -> None:
         """'After the 1× GCP rungs come the SLURM lanes'; 'Before RunPod, try SLURM'."""
+        if re.search(r"\b(?:pods?|cloud|cluster|lanes?|machines?|nodes?|VMs?|instances?|"
+                     r"jobs?|requests?)\b", self.text(self.clause_start(cue.start), cue.start),
+                     re.I):
+            return  # "Do not expect a pod before …": the cue has a subject, unrecognised
         rest = self.text(cue.end, self.s.end)
         split = re.search(r"[,:]|\b(?:come|comes|is|are|go|goes|try|tries|tried|use|uses|fall|"
                           r"falls|route|routes|dispatch|dispatches|the\s+router)\b", rest, re.I)
