@@ -35,6 +35,8 @@ _COUNT_AS = re.compile(r"\b(?:count|treat|consider|regard|call|classify|class)\w
 _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no\s+longer)\s+"
                            r"(?:\w+\s+)?(?:count|treat|consider|regard|call|classify|class)\w*\b",
                            re.I)
+_ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|job|run|"
+                        r"launch)\b", re.I)
 _CONTRAST_JOINT = re.compile(r",?\s+(?:while|whereas|but)\b|;", re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
@@ -81,6 +83,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             negated = reader.negated_before(cue.start, since=max(
                 reader.clause_start(cue.start), rule.end if cue.start > rule.end and
                 target is None else 0))
+            if negated and _ONE_PHASE.match(s.text):
+                # "A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow":
+                # one phase that misses the rule's condition, not the rule's verdict
+                continue
             props.append(Prop("verdict", (rule.value, _VERDICTS[cue.kind]), negated,
                               rule.start, rule.end, "critic verdict"))
         else:

@@ -113,6 +113,9 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # the maximum is stated in its own clause, not in the worked example after ", so"
+    ("## Compute backends\n\nSeven days is the ceiling for flex-start, so a 30 h job at 8× "
+     "(240 h at 1×) loses its FLEX_START rung only at 1×.", False, True),
     # a clause with its own subject ends the objects of the cue before it
     ("## Compute backends\n\nThe SLURM lanes are tried only after GCP has missed, and RunPod "
      "only after that.", False, False),
@@ -367,6 +370,11 @@ CRITIC_PARALLEL = [
     ("unsharded-wide and needlessly-narrow make a REVISE, while oversubscribed and "
      "hardcoded-width leave the verdict as it is.", False),
     ("unsharded-wide makes a REVISE, while oversubscribed is a REVISE too.", True),
+    # one phase that misses the rule's condition is not the rule's verdict
+    ("A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow, even with 600 "
+     "shards.", False),
+    ("A width-1 phase of 3 GPU-hours with 8 shards is not REVISEd as needlessly-narrow.", True),
+    ("needlessly-narrow is not a REVISE.", True),
 ]
 
 

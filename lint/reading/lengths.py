@@ -20,6 +20,10 @@ _CONTRAST = re.compile(r",?\s*(?:not|rather\s+than|instead\s+of)\s+(?:a\s+)?(?:s
                        re.I)
 
 
+# a new clause before a duration: ", so a 30 h job …" (not ':' — "max run: 72 h")
+_NEW_CLAUSE = re.compile(r",\s+(?:so|and|but|which|while|though|although|whereas)\b|;", re.I)
+
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -496,8 +500,13 @@ class LengthReading(ReaderBase):
             if any(t.kind in ("short", "long") and abs(t.start - d.start) < 20
                    for t in self.tokens):
                 continue
+            # the cue is in the duration's own clause: "Seven days is the ceiling, so
+            # a 30 h job …" states no maximum of 30 h
             before = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
-            after = self.unit_text[d.end:min(self.s.end, d.end + 14)].lower()
+            joint = list(_NEW_CLAUSE.finditer(before))
+            if joint:
+                before = before[joint[-1].end():]
+            after = self.unit_text[d.end:min(self.s.end, d.end + 20)].lower()
             near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
             cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
                                    r"\blives?\s+(?:for\s+)?|\blasts?\s+(?:for\s+)?|lifetime|"
