@@ -277,8 +277,10 @@ class Lexicon:
                                     rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])",
                                     # "half a day", "half an hour"
                                     rf"half\s+an?\s+(?:{spelled})(?![\w-])",
-                                    # a config-like key read as words: "threshold hours: 8"
-                                    rf"(?<=\s)(?:{spelled})\s*[:=]\s*{_NUMBER}(?![\w.])"]))
+                                    # a config-like key read as words: "threshold hours: 8",
+                                    # "`short_threshold_hours` is 8"
+                                    rf"(?<=\s)(?:{spelled})`?\s*(?:[:=]|\s(?:is|are)\s)\s*"
+                                    rf"{_NUMBER}(?!\w|\.\d)"]))
         # "a fortnight", "a quarter of a day"
         choices.append((336.0, [r"(?:a\s+)?fortnight(?:[- ]long)?(?![\w-])"]))
         choices.append((6.0, [r"(?:a\s+)?quarter\s+of\s+a\s+day(?![\w-])"]))

@@ -113,6 +113,11 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # a config key written in prose, and an inclusive "up to and including"
+    ("## Compute backends\n\n`short_threshold_hours` is 12 in the packaged ladder.",
+     True, True),
+    ("## Compute backends\n\n`short_threshold_hours` is 4.", False, True),
+    ("## Length classes\n\n- short: up to and including 4 h\n- long: over 4 h", True, True),
     # the maximum is stated in its own clause, not in the worked example after ", so"
     ("## Compute backends\n\nSeven days is the ceiling for flex-start, so a 30 h job at 8× "
      "(240 h at 1×) loses its FLEX_START rung only at 1×.", False, True),

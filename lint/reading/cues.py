@@ -18,7 +18,7 @@ ANY_LENGTH = re.compile(r"\b(?:regardless\s+of\s+(?:the\s+)?(?:job(?:'s)?\s+)?(?
                         r"long|for\s+(?:all|every|any)\s+(?:job\s+)?lengths?)\b", re.I)
 DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b", re.I)
 # "short_threshold: 8h": a config-like key reads as its words
-KEY_WORDS = re.compile(r"^\W{0,4}[a-z0-9]+(?:_[a-z0-9]+)+(?=\s*[:=])", re.I)
+KEY_WORDS = re.compile(r"^\W{0,4}[a-z0-9]+(?:_[a-z0-9]+)+(?=`?\s*(?:[:=]|is\b|are\b))", re.I)
 ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
 STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"
@@ -64,7 +64,8 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
                            r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b|"
-                           r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:means|is\s+defined\s+as)\b|"
+                           r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:here\s+|now\s+|today\s+)?"
+                           r"(?:means|is\s+defined\s+as)\b|"
                            r"\b(?:jobs?|runs?|phases?)\b[^.;]{0,30}\b(?:are|is)\s+(?:short|long)\b",
                            re.I)
 WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"

@@ -40,7 +40,7 @@ class LengthReading(ReaderBase):
                               r"stays?|remains?)(?:\s+(?:still|also|always|already|now|then|"
                               r"treated\s+as))?\s*$",
                               self.unit_text[max(0, t.start - 25):t.start], re.I) or \
-                    re.match(r"\s*(?:=|means|means\s+|:)", tail) or \
+                    re.match(r"\s*(?:here\s+|now\s+)?(?:=|means|:)", tail) or \
                     (re.search(r"\|\s*$", self.unit_text[max(0, t.start - 4):t.start]) and
                      re.match(r"\s*(?:\||$)", tail)):  # a table cell that is just the class
                 return t.kind
@@ -239,7 +239,7 @@ class LengthReading(ReaderBase):
         if before:
             word = self.unit_text[before[-1].start:before[-1].end].lower()
             inclusive = word in ("at most", "up to", "<=", "≤", "no more than", "no longer than",
-                                 "within", "at least", ">=", "≥")
+                                 "within", "at least", ">=", "≥") or word.startswith("up to")
             return ("over" if before[-1].kind == "after" else before[-1].kind), inclusive
         if after:
             word = self.unit_text[after[0].start:after[0].end].lower()
