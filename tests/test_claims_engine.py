@@ -113,6 +113,10 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # a heading that names a length class is the class of the chain under it
+    ("## Compute backends\n\n### Long jobs\n\nFLEX_START → SPOT → STANDARD.", True, True),
+    ("## Compute backends\n\n### Long jobs\n\nFLEX_START → STANDARD → SPOT.", False, False),
+    ("## Compute backends\n\n### Short jobs\n\nSPOT → FLEX_START → STANDARD.", False, False),
     # a config key written in prose, and an inclusive "up to and including"
     ("## Compute backends\n\n`short_threshold_hours` is 12 in the packaged ladder.",
      True, True),

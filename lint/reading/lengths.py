@@ -24,6 +24,16 @@ _CONTRAST = re.compile(r",?\s*(?:not|rather\s+than|instead\s+of)\s+(?:a\s+)?(?:s
 _NEW_CLAUSE = re.compile(r",\s+(?:so|and|but|which|while|though|although|whereas)\b|;", re.I)
 
 
+_HEADING_CLASS = re.compile(r"^\W*(short|long)(?:[- ](?:running|lived))?\s+(?:jobs?|runs?|"
+                            r"phases?|work)\s*(?:\([^)]*\))?\W*$", re.I)
+
+
+def _heading_class(heading: str) -> str | None:
+    """'short' or 'long' when the heading is just a length class ("### Long jobs")."""
+    m = _HEADING_CLASS.match(heading)
+    return m.group(1).lower() if m else None
+
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -70,6 +80,16 @@ class LengthReading(ReaderBase):
             for kind in ("short", "long"):
                 self._read_lead(kind, models, self.s.start, self.s.end)
             return
+        if not classes and not durations:
+            kind = _heading_class(self.heading)
+            if kind:
+                # "### Long jobs" over "FLEX_START → SPOT → STANDARD.": the heading
+                # names the class its section is about, and a chain of models under
+                # it is that class's order
+                if len(models) > 1 and STRONG_THEN.search(self.s.text):
+                    self.s.context = True
+                self._read_lead(kind, models, self.s.start, self.s.end)
+                return
         segments = self._class_segments(classes)
         for kind, seg_start, seg_end, _ in segments:
             seg_models = [t for t in models if seg_start <= t.start < seg_end]
