@@ -131,7 +131,8 @@ class Engine:
                     not reading.KEY_WORDS.search(unit.text) and \
                     not _ANSWERED_QUESTION.search(unit.text) and \
                     not EVERY_FAMILY.search(unit.text) and not EVERY_INTENT.search(unit.text) \
-                    and not reading.about_scaling(unit.text):
+                    and not reading.about_scaling(unit.text) and \
+                    not reading.bare_width_list(unit.text, unit.heading):
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []

@@ -113,6 +113,10 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # a bare list of numbers under a heading about widths is the list of widths
+    ("## Compute backends\n\n### Allowed widths\n\n1, 2, 4, 8 and 16 GPUs.", True, True),
+    ("## Compute backends\n\n### Widths\n\n1, 2, 4 and 8.", False, True),
+    ("## Release notes\n\n1, 2, 4 and 16.", False, False),
     # a heading that names a length class is the class of the chain under it
     ("## Compute backends\n\n### Long jobs\n\nFLEX_START → SPOT → STANDARD.", True, True),
     ("## Compute backends\n\n### Long jobs\n\nFLEX_START → STANDARD → SPOT.", False, False),

@@ -31,7 +31,7 @@ from lint.reading.sentence import (
     tag_sentence,
     terms,
 )
-from lint.reading.widths import WidthReading
+from lint.reading.widths import WidthReading, bare_width_list
 
 
 class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, ScalingReading):
@@ -65,4 +65,5 @@ def in_context(lexicon: Lexicon, text: str, heading: str) -> bool:
 
 
 __all__ = ["KEY_WORDS", "MAX_SENTENCE", "Reader", "Sentence", "TermTok", "about_scaling",
-           "blank_quotes", "in_context", "orderable", "split_sentences", "tag_sentence", "terms"]
+           "bare_width_list", "blank_quotes", "in_context", "orderable", "split_sentences",
+           "tag_sentence", "terms"]

@@ -11,6 +11,14 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import AUTO, EVERY_INTENT, EXPLICIT, MIN_CUE, REACH_CUE, WIDTH_TOPIC
 from lint.reading.sentence import TermTok
 
+# A sentence that is only a list of widths: "1, 2, 4, 8 and 16 GPUs."
+_BARE_LIST = re.compile(r"^\W*((?:\d+\s*[×x]?\s*(?:,|and|or|/)?\s*){3,})(?:GPUs?|×)?\W*$",
+                        re.I)
+
+
+def bare_width_list(text: str, heading: str) -> bool:
+    """A unit that is only a list of numbers under a heading about widths."""
+    return bool(_BARE_LIST.match(text)) and re.search(r"\bwidths?\b", heading, re.I) is not None
 
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
@@ -172,13 +180,17 @@ class WidthReading(ReaderBase):
 
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
-        if self.procedural or not self._own_width_context():
+        bare = _BARE_LIST.match(self.s.text) if re.search(r"\bwidths?\b", self.heading,
+                                                          re.I) else None
+        if self.procedural or not (bare or self._own_width_context()):
             return
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
         listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?"
                            r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
                            r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
+        if not listed and bare:
+            listed = bare  # "### Allowed widths" over "1, 2, 4, 8 and 16 GPUs."
         if listed:
             base = self.s.start + listed.start(1)
             numbers = list(re.finditer(r"\d+", listed.group(1)))
