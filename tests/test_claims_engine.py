@@ -113,6 +113,11 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # "end up on" reaches a width as "run on" does
+    ("## Compute backends\n\nEvery intent, `eval-70b` included, can end up on a single-GPU "
+     "rung.", True, True),
+    ("## Compute backends\n\nEvery intent except `eval-70b` can end up on a single-GPU rung.",
+     False, False),
     # a bare list of numbers under a heading about widths is the list of widths
     ("## Compute backends\n\n### Allowed widths\n\n1, 2, 4, 8 and 16 GPUs.", True, True),
     ("## Compute backends\n\n### Widths\n\n1, 2, 4 and 8.", False, True),

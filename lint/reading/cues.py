@@ -85,6 +85,7 @@ MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+
 REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
                         r"retried\s+(?:at|on)|falls?\s+(?:back\s+)?to|"
                         r"asks?\s+for|requests?|lands?\s+on|tries|try|uses?|gets?|"
+                        r"ends?\s+up\s+(?:on|at)|winds?\s+up\s+(?:on|at)|"
                         r"drops?\s+to|goes\s+(?:down\s+)?to|all\s+the\s+way|as\s+narrow\s+as|"
                         r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
 AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
