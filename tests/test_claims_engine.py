@@ -113,6 +113,13 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # "does not narrow at all" denies the halving; "if DWS can't deliver" is a miss
+    ("## Compute backends\n\nAfter an 8× miss the router does not narrow on GCP at all; it "
+     "moves on to the next backend.", True, True),
+    ("## Compute backends\n\nLong jobs lead with flex-start, and if DWS can't deliver it "
+     "tries spot VMs next, keeping on-demand for the very end.", True, True),
+    ("## Compute backends\n\nLong jobs lead with flex-start, and if DWS can't deliver it "
+     "tries on-demand next, keeping spot for the very end.", False, False),
     # "end up on" reaches a width as "run on" does
     ("## Compute backends\n\nEvery intent, `eval-70b` included, can end up on a single-GPU "
      "rung.", True, True),

@@ -15,7 +15,10 @@ from lint.reading.sentence import Sentence, TermTok, terms
 # "when it doesn't find GPUs"): the condition of the claim, not its polarity.
 _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land)\s+"
                              r"(?:any\s+|enough\s+|a\s+)?(?:capacity|gpus?|slot|machines?|"
-                             r"room)\b", re.I)
+                             r"room)\b|"
+                             # "if DWS can't deliver, …": a provider that has nothing
+                             r"\s+(?:deliver|provide|supply|serve|allocate|schedule)\b"
+                             r"(?:\s+(?:it|them|one|any|capacity|the\s+\w+))?\s*[,;]?", re.I)
 
 
 _CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+that|"

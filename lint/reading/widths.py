@@ -131,7 +131,9 @@ class WidthReading(ReaderBase):
                      self.negated_before(at), topic="width chain")
             return
         m = re.search(r"\b(?:degrades?|narrows|halves|drops?\s+(?:to\s+)?(?:a\s+)?narrower|"
-                      r"narrow(?:s|ed)?\s+(?:a|the|its|any)\s+(?:request|width|job))\b"
+                      r"narrow(?:s|ed)?\s+(?:a|the|its|any)\s+(?:request|width|job)|"
+                      # "does not narrow on GCP at all"
+                      r"narrow(?=\s+(?:on\s+GCP\s+)?at\s+all\b))\b"
                       r"(?!\s+(?:below|under|past|further\s+than|lower\s+than))", self.s.text, re.I)
         if m and re.search(r"\b(?:never|not|n't|no\s+longer|cannot)\s+(?:\w+\s+)?$",
                            self.s.text[:m.start()], re.I) and not self.kinds("intent"):
