@@ -37,6 +37,8 @@ _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no
                            re.I)
 _ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|job|run|"
                         r"launch)\b", re.I)
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$", re.I)
+_PLAIN_PATTERN = re.compile(r"[\w-]+(?:\\s\+[\w-]+)*")
 _CONTRAST_JOINT = re.compile(r",?\s+(?:while|whereas|but)\b|;", re.I)
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
@@ -179,6 +181,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                     reader.text(s.start, launcher.start)))
             props.append(Prop("parallel", claimed, negated, launcher.start,
                               launcher.end, "parallel work"))
+            if not negated and _ONLY_BEFORE.search(reader.text(reader._main_start(),
+                                                                launcher.start)):
+                props += _only_these(reader, [t for t in launchers if t.start < cue])
         elif unsharded and any(v.kind == "revise" for v in all_verdicts):
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
             props.append(Prop("parallel", claimed, True, launcher.start,
@@ -262,3 +267,20 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
                         start + len(m.group(group)), "widening threshold",
                         ((start, start + len(m.group(group)), ""),)))
     return out
+
+
+def _only_these(reader: Reader, named: list) -> list[Prop]:
+    """'Only torchrun and deepspeed count as parallel': every other launcher the
+    critic counts is denied; the first one the lexicon lists is the claim."""
+    written_names = [reader.unit_text[t.start:t.end] for t in named if t.value == "parallel"]
+    if not written_names:
+        return []
+    for pattern in reader.lexicon.data["critic"]["launchers"].get("parallel", []):
+        if not _PLAIN_PATTERN.fullmatch(pattern):
+            continue  # a name, not a pattern, is what a message can show
+        if any(re.fullmatch(pattern, name, re.I) for name in written_names):
+            continue
+        other = pattern.replace("\\s+", " ")
+        return [Prop("parallel", ("parallel", other), True, named[0].start, named[-1].end,
+                     "parallel work")]
+    return []

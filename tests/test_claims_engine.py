@@ -395,6 +395,9 @@ CRITIC_PARALLEL = [
     ("unsharded-wide and needlessly-narrow make a REVISE, while oversubscribed and "
      "hardcoded-width leave the verdict as it is.", False),
     ("unsharded-wide makes a REVISE, while oversubscribed is a REVISE too.", True),
+    # "only these" denies every other launcher the critic counts
+    ("Only `torchrun` and `deepspeed` count as parallel launches.", True),
+    ("`torchrun` and `deepspeed` count as parallel launches.", False),
     # one phase that misses the rule's condition is not the rule's verdict
     ("A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow, even with 600 "
      "shards.", False),
