@@ -113,6 +113,15 @@ FOLLOWS = [
      "there it goes straight to the SLURM lanes.", False, False),
     ("## Compute backends\n\nFLEX_START is offered for every job, whatever its length.",
      True, True),
+    # a history note ends where today begins; one the text endorses is a claim
+    ("## Compute backends\n\nThe old guide told agents to try RunPod before SLURM, but today "
+     "RunPod comes first.", True, True),
+    ("## Compute backends\n\nThe old guide told agents to try RunPod before SLURM, but today "
+     "SLURM comes before RunPod.", False, False),
+    ("## Compute backends\n\nThe old guide told agents to try RunPod before SLURM.",
+     False, False),
+    ("## Compute backends\n\nThe previous guide said the 8× rungs were explicit-intent-only, "
+     "and that still holds today.", True, True),
     # "does not narrow at all" denies the halving; "if DWS can't deliver" is a miss
     ("## Compute backends\n\nAfter an 8× miss the router does not narrow on GCP at all; it "
      "moves on to the next backend.", True, True),

@@ -56,6 +56,13 @@ def blank_quotes(text: str) -> str:
     return QUOTED.sub(blank, text)
 
 
+# Where a history note turns to today ("…, but today X", "; now X")
+_PRESENT = re.compile(r"(?:[,;:—–]\s*(?:and\s+|but\s+)?|\s(?:and|but)\s+)"
+                      r"(?:today|now|these\s+days|nowadays|currently)\b,?\s*", re.I)
+# A history note the text says is still true: "…, and that still holds today"
+_ENDORSED = re.compile(r"\b(?:still\s+(?:holds?|applies|stands)|(?:is|remains)\s+(?:still\s+)?"
+                       r"(?:true|the\s+case|correct|valid|in\s+force))\b", re.I)
+
 def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
     body = KEY_WORDS.sub(lambda m: m.group(0).replace("_", " "), blank_quotes(text[start:end]))
     contrast = CONTRAST.match(body)
@@ -65,9 +72,17 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
         # now …": the old thing is history, what follows it is today's claim
         body = " " * contrast.end() + body[contrast.end():]
     tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
+    history = [t for t in tokens if t.kind == "history"]
+    if history:
+        now = _PRESENT.search(body, history[-1].end - start)
+        if now:
+            # "The old guide said X, but today RunPod comes first": the history
+            # ends where today begins; what follows is a claim about today
+            body = " " * now.end() + body[now.end():]
+            tokens = [t for t in tokens if t.start - start >= now.end()]
     tokens = _elided_widths(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
-    sentence.history = any(t.kind == "history" for t in tokens)
+    sentence.history = any(t.kind == "history" for t in tokens) and not _ENDORSED.search(body)
     sentence.question = body.rstrip(" \t\n*_").endswith("?") or bool(
         re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
     return sentence
