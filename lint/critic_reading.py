@@ -37,6 +37,11 @@ _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no
                            re.I)
 _ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|job|run|"
                         r"launch)\b", re.I)
+_AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regardless\s+of\s+"
+                            r"whether|even\s+without|no\s+matter\s+whether)\b[^.;]{0,40}?"
+                            r"\bshardable\s+axis|\bshardable\s+axis\s+(?:or\s+not|is\s+not\s+"
+                            r"(?:needed|required))\b|\bwithout\s+(?:needing|requiring)\s+a\s+"
+                            r"shardable\s+axis", re.I)
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$", re.I)
 _PLAIN_PATTERN = re.compile(r"[\w-]+(?:\\s\+[\w-]+)*")
 _CONTRAST_JOINT = re.compile(r",?\s+(?:while|whereas|but)\b|;", re.I)
@@ -258,6 +263,13 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
                 out.append(Prop("narrow-width", (t.term[1],), reader.negated_before(t.start),
                                 t.start, t.end, "widening threshold"))
                 break
+    optional = _AXIS_OPTIONAL.search(text)
+    if optional:
+        # "… whether or not it declares a shardable axis": no axis needed at all
+        start = rule.end + optional.start()
+        out.append(Prop("axis-min", (0,), False, start, rule.end + optional.end(),
+                        "widening threshold"))
+        return out
     m = _AXIS.search(text)
     if m and re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|\bneeds?\b|"
                        r"\brequires?\b", text, re.I):

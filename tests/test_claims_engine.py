@@ -404,6 +404,11 @@ CRITIC_PARALLEL = [
     ("unsharded-wide and needlessly-narrow make a REVISE, while oversubscribed and "
      "hardcoded-width leave the verdict as it is.", False),
     ("unsharded-wide makes a REVISE, while oversubscribed is a REVISE too.", True),
+    # needlessly-narrow needs a shardable axis: "with or without one" is drift
+    ("needlessly-narrow fires on any width-1 phase over 1 GPU-hour, with or without a "
+     "shardable axis.", True),
+    ("needlessly-narrow fires on width-1 phases over 1 GPU-hour with a shardable axis of at "
+     "least 2 shards.", False),
     # "only these" denies every other launcher the critic counts
     ("Only `torchrun` and `deepspeed` count as parallel launches.", True),
     ("`torchrun` and `deepspeed` count as parallel launches.", False),
