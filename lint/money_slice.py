@@ -115,7 +115,7 @@ def sliced(text: str) -> str | None:
             if body:
                 units.remove(unit)
                 units += body
-    _keep_imports(units, tree.body)
+    _keep_imports(units)
     if all(unit.keep for unit in units):
         return None
     keep_lines: set[int] = set()
@@ -149,9 +149,10 @@ def _sliced_body(unit: _Unit, defined: set[str], lines: list[str], low: list[str
     body_first = first_line(body[0])
     if body_first <= node.lineno:
         return []  # `def f(): return x` and the like
-    params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    # the header defines nothing the body's units link to: only its uses count
+    # (a decorator keeps the import it names)
     header = _Unit(unit.first, body_first - 1, "".join(lines[unit.first - 1:body_first - 1]),
-                   params, True, member=unit.member)
+                   set(), True, member=unit.member)
     statements = [_unit(child, lines, low, ast, member=True) for child in body]
     for statement in statements:
         statement.keep = statement.seed = statement.seed or bool(statement.uses & defined)
@@ -206,17 +207,14 @@ def _unit(node: Any, lines: list[str], low: list[str], ast: Any, member: bool = 
     return unit
 
 
-def _keep_imports(units: list[_Unit], body: list[Any]) -> None:
-    """Keep the imports whose names a kept unit uses (where a class built with
-    a limit comes from). `from m import *` names nothing: it is always kept."""
-    import ast
-
+def _keep_imports(units: list[_Unit]) -> None:
+    """Keep the top-level imports whose names a kept unit uses (where a class
+    built with a limit comes from). `from m import *` names nothing: it is
+    always kept."""
     used = set().union(*(u.uses for u in units if u.keep))
-    top = {u.first: u for u in units if not u.member}
-    for node in body:
-        unit = top.get(first_line(node))
-        if unit is not None and not unit.keep and isinstance(node, ast.Import | ast.ImportFrom):
-            unit.keep = bool(unit.imports & used) or any(a.name == "*" for a in node.names)
+    for unit in units:
+        if unit.imports and not unit.keep and not unit.member:
+            unit.keep = bool(unit.imports & used) or "*" in unit.imports
 
 
 def _propagate(units: list[_Unit]) -> None:
