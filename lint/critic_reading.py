@@ -284,7 +284,7 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
 def _only_these(reader: Reader, named: list) -> list[Prop]:
     """'Only torchrun and deepspeed count as parallel': every other launcher the
     critic counts is denied; the first one the lexicon lists is the claim."""
-    written_names = [reader.unit_text[t.start:t.end] for t in named if t.value == "parallel"]
+    written_names = [written(reader.unit_text, t) for t in named if t.value == "parallel"]
     if not written_names:
         return []
     for pattern in reader.lexicon.data["critic"]["launchers"].get("parallel", []):

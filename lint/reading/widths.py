@@ -16,9 +16,16 @@ _BARE_LIST = re.compile(r"^\W*((?:\d+\s*[×x]?\s*(?:,|and|or|/)?\s*){3,})(?:GPUs
                         re.I)
 
 
+def _bare_list(text: str, heading: str) -> re.Match[str] | None:
+    """Text that is only a list of numbers, under a heading about widths."""
+    if not re.search(r"\bwidths?\b", heading, re.I):
+        return None
+    return _BARE_LIST.match(text)
+
+
 def bare_width_list(text: str, heading: str) -> bool:
     """A unit that is only a list of numbers under a heading about widths."""
-    return bool(_BARE_LIST.match(text)) and re.search(r"\bwidths?\b", heading, re.I) is not None
+    return _bare_list(text, heading) is not None
 
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
@@ -182,8 +189,7 @@ class WidthReading(ReaderBase):
 
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
-        bare = _BARE_LIST.match(self.s.text) if re.search(r"\bwidths?\b", self.heading,
-                                                          re.I) else None
+        bare = _bare_list(self.s.text, self.heading)
         if self.procedural or not (bare or self._own_width_context()):
             return
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
