@@ -26,14 +26,14 @@ def read(path: str | os.PathLike[str], max_bytes: int, what: str = "file",
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise TextFileError(f"{what} is not a regular file")
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
+        # the file object never owns the descriptor, so exactly one close runs,
+        # even when Ctrl-C lands between the two
+        with open(fd, "rb", closefd=False) as handle:
             raw = handle.read(max_bytes + 1)
     except OSError as exc:
         raise TextFileError(f"cannot read {what}: {exc.strerror or exc}") from None
     finally:
-        if fd >= 0:
-            os.close(fd)
+        os.close(fd)
     if len(raw) > max_bytes:
         size = f"{max_bytes / 1_000_000:g} MB"
         raise TextFileError(f"{what} is larger than {size}")
