@@ -167,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, workspace.WorkspaceError, LexiconError) as exc:
         print(f"workflow-lint: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # --fix writes each file atomically: none is left half-written
+        print("workflow-lint: interrupted", file=sys.stderr)
+        return 130
     except ValueError as exc:  # ladder config or stale-claim data that does not load
         from lint.rules.stale_claim import ClaimsError
         from router.config import ConfigError

@@ -297,11 +297,7 @@ class Linter:
         count = sum(1 for t in targets if "python" in t.kinds)
         if ("dollar-cap" in self.selected and not self.fix and count >= PARALLEL_MIN_FILES
                 and (os.cpu_count() or 1) > 1):
-            from concurrent.futures import ProcessPoolExecutor
-
-            self._python_pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
-                                                    initializer=_warm_python)
-            self._python_pool.submit(int)  # workers start now, not at the first job
+            self._python_pool = _started_pool(_warm_python, ())
 
     def kinds_read(self) -> frozenset[str]:
         """The file kinds the selected rules read (what to collect at all)."""
@@ -407,10 +403,7 @@ class Linter:
         builds the claim engine once), in this process when --fix may write."""
         if len(items) < PARALLEL_MIN_FILES or self.fix or (os.cpu_count() or 1) < 2:
             return [f for target, text in items for f in self.markdown(target, text)]
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=os.cpu_count(), initializer=_init_worker,
-                                 initargs=(self.ws, self.selected)) as pool:
+        with _started_pool(_init_worker, (self.ws, self.selected)) as pool:
             results = pool.map(_markdown_job, items, chunksize=16)
             return [f for found in results for f in found]
 
@@ -418,8 +411,35 @@ class Linter:
 _WORKER: Linter | None = None
 
 
+def _started_pool(initializer, initargs: tuple):
+    """A process pool with every worker already forked. SIGINT is blocked
+    while they fork, so a Ctrl-C cannot reach a worker before its initializer
+    ignores it; the main process gets it as soon as the forks are done."""
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=os.cpu_count(), initializer=initializer,
+                               initargs=initargs)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool.submit(int)  # forks every worker now, not at the first job
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    return pool
+
+
+def _ignore_interrupt() -> None:
+    """A worker leaves Ctrl-C to the main process, which stops the pool and
+    says so once (the terminal sends SIGINT to the whole process group)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the fork
+
+
 def _init_worker(ws: Workspace, selected: set[str]) -> None:
     global _WORKER
+    _ignore_interrupt()
     _WORKER = Linter(ws, selected)
 
 
@@ -430,6 +450,7 @@ def _markdown_job(item: tuple[Target, str]) -> list[Finding]:
 
 def _warm_python() -> None:
     """A dollar-cap worker's start: the imports every job needs."""
+    _ignore_interrupt()
     import libcst  # noqa: F401
 
     from lint import money_slice  # noqa: F401

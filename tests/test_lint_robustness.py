@@ -89,3 +89,52 @@ def test_arbitrary_python_never_raises(text: str) -> None:
         assert finding.rule in ("dollar-cap", "file-error")
         # The position names text that exists.
         assert 1 <= finding.line <= len(source.splitlines()) + 1 and finding.col >= 1
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from lint import cli
+
+    def interrupted(self, targets):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Linter, "run", interrupted)
+    assert cli.main(["--select", "dollar-cap", "."]) == 130
+    assert capsys.readouterr().err == "workflow-lint: interrupted\n"
+
+
+def test_ctrl_c_during_a_parallel_run_stops_every_worker(tmp_path: Path) -> None:
+    """The terminal sends SIGINT to the whole group: the workers leave it to the
+    main process, which stops the pool and says so once; no traceback, no
+    worker left behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # a class named for money is parsed whole: each file costs libcst real time
+    cap = ("class CostSettings:\n" + "".join(f"    field_{i}: int = {i}\n" for i in range(300))
+           + "    max_cost_usd: float = 5.0\n")
+    for i in range(240):
+        (tmp_path / f"module_{i}.py").write_text(cap)
+    proc = subprocess.Popen([sys.executable, "-m", "lint", "--select", "dollar-cap", "."],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, text=True)
+
+    def children() -> list[str]:
+        found = []
+        for task in Path(f"/proc/{proc.pid}/task").glob("*/children"):
+            found += task.read_text().split()
+        return found
+
+    deadline = time.monotonic() + 30
+    while len(children()) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = children()
+    assert proc.poll() is None and len(workers) >= 2, "the run ended before its workers started"
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err, out[-300:]) == (130, "workflow-lint: interrupted\n", "")
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists() or \
+            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
