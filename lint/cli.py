@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 
 from router import __version__ as VERSION
@@ -137,33 +138,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the default collector would still walk every live object each time a
     # few hundred are allocated. mypy raises its thresholds for the same reason.
     gc.set_threshold(GC_ALLOCATIONS, 30, 30)
-    from lint import engine, workspace
-    from lint.findings import render_github, render_json, render_sarif, render_text
-    from lint.rules import defaults, names
+    from lint import workspace
     from lint.workspace import LexiconError
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    cache = ExitStack()
     try:
-        if argv[:1] == ["rule"]:
-            if len(argv) != 2:
-                raise UsageError("usage: workflow-lint rule NAME")
-            print(_rule_doc(argv[1]))
-            return 0
-        args = build_parser().parse_args(argv)
-        if args.list_rules:
-            print(_list_rules())
-            return 0
-        ws = workspace.load(_start(args.paths), args.ladder)
-        default = set(names()) if ws.strict else defaults()
-        selected = _rules(args.select, default) - _rules(args.ignore, set())
-        if args.explain:
-            from lint import explain
-
-            print(explain.explain(args.explain, ws))
-            return 0
-        linter = engine.Linter(ws, selected, fix=args.fix)
-        targets, problems = _collect(args, ws, linter)
-        findings = sorted(problems + linter.run(targets))
+        with cache:
+            return _main(argv, cache)
     except (UsageError, workspace.WorkspaceError, LexiconError) as exc:
         print(f"workflow-lint: error: {exc}", file=sys.stderr)
         return 2
@@ -179,6 +161,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"workflow-lint: error: {exc}", file=sys.stderr)
             return 2
         raise
+
+
+def _main(argv: list[str], cache: ExitStack) -> int:
+    from lint import workspace
+
+    if argv[:1] == ["rule"]:
+        if len(argv) != 2:
+            raise UsageError("usage: workflow-lint rule NAME")
+        print(_rule_doc(argv[1]))
+        return 0
+    args = build_parser().parse_args(argv)
+    if args.list_rules:
+        print(_list_rules())
+        return 0
+    ws = workspace.load(_start(args.paths), args.ladder)
+    if ws.cache:
+        from lint import regex_cache
+
+        # Before the engine is imported: its modules compile patterns as they load.
+        cache.enter_context(regex_cache.cached(ws.root))
+    from lint import engine
+    from lint.findings import render_github, render_json, render_sarif, render_text
+    from lint.rules import defaults, names
+
+    default = set(names()) if ws.strict else defaults()
+    selected = _rules(args.select, default) - _rules(args.ignore, set())
+    if args.explain:
+        from lint import explain
+
+        print(explain.explain(args.explain, ws))
+        return 0
+    linter = engine.Linter(ws, selected, fix=args.fix)
+    targets, problems = _collect(args, ws, linter)
+    findings = sorted(problems + linter.run(targets))
     output = {"text": lambda: render_text(findings, linter.checked),
               "json": lambda: render_json(findings),
               "sarif": lambda: render_sarif(findings, VERSION),

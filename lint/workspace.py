@@ -49,6 +49,7 @@ class Workspace:
     stale_claims: Path | None = None
     lexicon: Path | None = None  # extra lexicon entries (synonyms, cues), merged
     strict: bool = False  # turn on the rules that are off by default
+    cache: bool = True  # keep compiled patterns in <root>/.workflow-lint-cache
     configured: set[str] = field(default_factory=set)
 
     def rel(self, path: Path) -> str:
@@ -126,10 +127,12 @@ def load(start: Path, ladder: str | None = None) -> Workspace:
     for key in ("surfaces", "critic_guidance", "plans", "python", "config_files", "exclude"):
         if key in table:
             setattr(ws, key, _strings(table, key, pyproject))
-    if "strict" in table:
-        if not isinstance(table["strict"], bool):
-            raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] strict must be true or false")
-        ws.strict = table["strict"]
+    for key in ("strict", "cache"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise WorkspaceError(f"{pyproject}: [tool.workflow-lint] {key} must be true "
+                                     "or false")
+            setattr(ws, key, table[key])
     for key in ("ladder", "stale_claims", "lexicon"):
         if key in table:
             if not isinstance(table[key], str):

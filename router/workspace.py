@@ -19,7 +19,7 @@ TABLE = "workflow-lint"
 # Every key the table may hold, whichever command reads it: a typo is an error
 # for all three, so no command silently runs with a setting another ignores.
 KEYS = frozenset({"ladder", "surfaces", "critic_guidance", "plans", "python", "config_files",
-                  "exclude", "stale_claims", "lexicon", "strict", "launchers"})
+                  "exclude", "stale_claims", "lexicon", "strict", "launchers", "cache"})
 MAX_PYPROJECT_BYTES = 2_000_000
 MAX_DEPTH = 256  # folders walked upward; deeper than any real tree
 

@@ -1,0 +1,173 @@
+"""Compiled regular expressions kept between runs, as Python keeps bytecode.
+
+The claim engine's lexicon and readers compile some 400 patterns per run
+(alternations built from the loaded ladder config, readers' cue patterns),
+and CPython's regex compiler is written in Python: about 190 ms of a 520 ms
+run on the example workspace. A pre-commit hook pays that on every commit.
+
+While `cached(root)` is active, each compile looks its pattern up in
+`<root>/.workflow-lint-cache/`: a hit hands the stored SRE program straight
+to `_sre.compile`, skipping the parse and code generation; a miss compiles
+as usual and keeps the program. The file is written once, atomically, and
+only when something new was compiled.
+
+A file whose checksum does not match is ignored, and every stored program
+still goes through CPython's own validation in `_sre.compile`, so a damaged
+file cannot make a pattern unsafe; any mismatch (another Python, another
+`_sre.MAGIC`, an unreadable file) means no cache, never an error. The file
+is as trusted as the workspace's own `lexicon` file, whose patterns it
+could also change: both live in the workspace and are written by its owner.
+The file name holds the interpreter's cache tag and the SRE magic number;
+entries are keyed by pattern text and flags, so a changed ladder config
+simply compiles its new patterns.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import tempfile
+from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+DIRECTORY = ".workflow-lint-cache"
+# Entries kept at most: patterns built from unordered sets differ run to run,
+# and the file must not grow with them.
+MAX_ENTRIES = 3000
+_MAX_FILE_BYTES = 16 << 20
+_IGNORE_ALL = "# written by workflow-lint\n*\n"
+_MAGIC = b"WLRX"
+_HEAD = len(_MAGIC) + 4
+
+
+def _header(payload: bytes) -> bytes:
+    """The file's first bytes: a magic and the payload's CRC-32, so a file cut
+    short or damaged on disk is ignored rather than half-read."""
+    import zlib
+
+    return _MAGIC + zlib.crc32(payload).to_bytes(4, "big")
+
+
+def _tag() -> str | None:
+    """The file's name for this interpreter, or None where the cache does
+    not apply (another implementation, or an `re` without these internals)."""
+    try:
+        import _sre
+        import re._compiler
+        import re._parser
+    except ImportError:
+        return None
+    if sys.implementation.cache_tag is None or not hasattr(re._compiler, "_code"):
+        return None
+    return f"regex-{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal"
+
+
+class _Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: dict[tuple[str, int], tuple[Any, ...]] = {}
+        self.used: set[tuple[str, int]] = set()
+        self.added = 0
+
+    def load(self) -> None:
+        try:
+            with open(self.path, "rb") as handle:
+                if os.fstat(handle.fileno()).st_size > _MAX_FILE_BYTES:
+                    return
+                blob = handle.read(_MAX_FILE_BYTES + 1)
+            head, payload = blob[:_HEAD], blob[_HEAD:]
+            if head != _header(payload):  # truncated or damaged on disk
+                return
+            data = marshal.loads(payload)
+        except (OSError, EOFError, ValueError, TypeError):
+            return
+        if isinstance(data, dict):
+            self.entries = data
+
+    def compile(self, original: Any, pattern: Any, flags: Any) -> Any:
+        """`re._compiler.compile`, through the store."""
+        import _sre
+        import re
+
+        if not isinstance(pattern, str):
+            return original(pattern, flags)
+        key = (pattern, int(flags))
+        entry = self.entries.get(key)
+        if entry is not None:
+            try:
+                final_flags, code, groups, groupindex, indexgroup = entry
+                program = array("I")
+                program.frombytes(code)
+                compiled = _sre.compile(pattern, final_flags, program.tolist(), groups,
+                                        groupindex, indexgroup)
+                self.used.add(key)
+                return compiled
+            except Exception:  # a bad entry: compile it afresh
+                del self.entries[key]
+        parsed = re._parser.parse(pattern, flags)
+        code = re._compiler._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        entry = (int(flags | parsed.state.flags), array("I", code).tobytes(),
+                 parsed.state.groups - 1, groupindex, tuple(indexgroup))
+        compiled = _sre.compile(pattern, *entry[:1], list(code), *entry[2:])
+        self.entries[key] = entry
+        self.used.add(key)
+        self.added += 1
+        return compiled
+
+    def save(self) -> None:
+        if not self.added:
+            return
+        entries = self.entries
+        if len(entries) > MAX_ENTRIES:
+            entries = {k: v for k, v in entries.items() if k in self.used}
+        try:
+            folder = self.path.parent
+            folder.mkdir(exist_ok=True)
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text(_IGNORE_ALL, encoding="utf-8")
+            fd, tmp = tempfile.mkstemp(prefix=".regex-", dir=folder)
+            try:
+                payload = marshal.dumps(entries)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(_header(payload) + payload)
+                os.replace(tmp, self.path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except (OSError, ValueError):
+            pass  # a read-only checkout: the next run compiles again
+
+
+@contextmanager
+def cached(root: Path | None) -> Iterator[None]:
+    """Route every regex compile in this process through the cache under
+    `root` until the block ends; a no-op when `root` is None or the cache
+    does not apply to this interpreter."""
+    tag = _tag() if root is not None else None
+    if tag is None:
+        yield
+        return
+    import re._compiler
+
+    store = _Store(Path(root) / DIRECTORY / tag)
+    store.load()
+    original = re._compiler.compile
+
+    def compile(pattern: Any, flags: Any = 0) -> Any:
+        return store.compile(original, pattern, flags)
+
+    re._compiler.compile = compile
+    try:
+        yield
+    finally:
+        re._compiler.compile = original
+        store.save()

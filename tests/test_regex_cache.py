@@ -1,0 +1,136 @@
+"""The compiled-pattern cache: a hit behaves exactly as a fresh compile, and a
+missing, damaged or unwritable cache is never an error."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lint import regex_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKSPACE = ROOT / "examples" / "workspace"
+
+# Pieces of patterns of the shapes the lexicon and readers use: named groups,
+# lookarounds, classes, repeats, alternations, inline flags.
+ATOMS = ["a", "b", "ab", r"\d", r"\w", r"\s", "[a-c]", "[^b]", ".", r"\b", "x{1,3}",
+         "(?P<n{i}>a|b)", "(?:ab|c)", "(?<!a)b", "(?=a)", "(?!b)", "(?-i:A)", "(?i:b)", "é",
+         r"\.", "b*?", "(a)?", "^", "$"]
+SUBJECTS = st.text(alphabet="abcxABé. 1_\n", max_size=30)
+
+
+@st.composite
+def patterns(draw: st.DrawFn) -> str:
+    pieces = draw(st.lists(st.sampled_from(ATOMS), min_size=1, max_size=6))
+    text = "".join(p.replace("{i}", str(i)) for i, p in enumerate(pieces))
+    return text if not draw(st.booleans()) else f"{text}|{draw(st.sampled_from(ATOMS[:8]))}"
+
+
+def _through_cache(root: Path, pattern: str, flags: int) -> re.Pattern[str]:
+    re.purge()  # re's own cache would otherwise answer without compiling
+    with regex_cache.cached(root):
+        return re.compile(pattern, flags)
+
+
+@settings(max_examples=150, deadline=None)
+@given(patterns(), st.sampled_from([0, re.I, re.I | re.S, re.M]), st.lists(SUBJECTS, max_size=5))
+def test_a_cached_pattern_matches_as_a_fresh_one(pattern: str, flags: int,
+                                                  subjects: list[str]) -> None:
+    root = Path(f"/tmp/regex-cache-prop-{abs(hash(pattern)) % 7}")
+    root.mkdir(exist_ok=True)
+    re.purge()
+    fresh = re.compile(pattern, flags)
+    first = _through_cache(root, pattern, flags)   # a miss: compiled and stored
+    second = _through_cache(root, pattern, flags)  # a hit: the stored program
+    for compiled in (first, second):
+        assert (compiled.pattern, compiled.flags, compiled.groups, compiled.groupindex) == \
+            (fresh.pattern, fresh.flags, fresh.groups, fresh.groupindex)
+        for subject in subjects:
+            assert [m.span() for m in compiled.finditer(subject)] == \
+                [m.span() for m in fresh.finditer(subject)]
+            assert [m.groupdict() for m in compiled.finditer(subject)] == \
+                [m.groupdict() for m in fresh.finditer(subject)]
+
+
+def test_the_store_is_read_back_in_another_process(tmp_path: Path) -> None:
+    pattern = r"(?P<w>\d+)\s*[x×](?![\w])"
+    _through_cache(tmp_path, pattern, re.I)
+    [stored] = (tmp_path / regex_cache.DIRECTORY).glob("regex-*.marshal")
+    assert (tmp_path / regex_cache.DIRECTORY / ".gitignore").read_text().endswith("*\n")
+    probe = ("import re, sys\nfrom pathlib import Path\nfrom lint import regex_cache\n"
+             "import re._parser as p\np.parse = None  # any compile that is not a hit fails\n"
+             f"with regex_cache.cached(Path({str(tmp_path)!r})):\n"
+             f"    print(re.compile({pattern!r}, re.I).findall('go 8x, then 4 x'))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "['8', '4']"
+    assert stored.stat().st_size > 0
+
+
+@pytest.mark.parametrize("damage", ["empty", "garbage", "cut short", "bit flipped"])
+def test_a_damaged_cache_is_replaced_and_the_run_is_clean(tmp_path: Path,
+                                                          damage: str) -> None:
+    ws = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(regex_cache.DIRECTORY))
+    run = [sys.executable, "-m", "lint"]
+    assert subprocess.run(run, cwd=ws, capture_output=True).returncode == 0
+    [stored] = (ws / regex_cache.DIRECTORY).glob("regex-*.marshal")
+    blob = stored.read_bytes()
+    stored.write_bytes({"empty": b"", "garbage": b"\x00garbage\xfb\x01",
+                        "cut short": blob[:len(blob) // 2],
+                        # one bit of one program: still valid marshal
+                        "bit flipped": blob[:-200] + bytes([blob[-200] ^ 1]) + blob[-199:],
+                        }[damage])
+    again = subprocess.run(run, cwd=ws, capture_output=True, text=True)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert "All checks passed" in again.stdout
+    assert stored.stat().st_size > 1000  # rewritten with good programs
+
+
+def test_an_unwritable_cache_place_is_not_an_error(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(regex_cache.DIRECTORY))
+    (ws / regex_cache.DIRECTORY).write_text("a file where the folder would go\n")
+    out = subprocess.run([sys.executable, "-m", "lint"], cwd=ws, capture_output=True, text=True)
+    assert (out.returncode, out.stderr) == (0, "")
+
+
+def test_cache_false_writes_nothing(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(regex_cache.DIRECTORY))
+    pyproject = ws / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("[tool.workflow-lint]",
+                                                       "[tool.workflow-lint]\ncache = false", 1))
+    out = subprocess.run([sys.executable, "-m", "lint"], cwd=ws, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not (ws / regex_cache.DIRECTORY).exists()
+
+
+def test_a_full_store_keeps_what_the_run_used(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(4):
+        _through_cache(tmp_path, f"old{i}", 0)
+    monkeypatch.setattr(regex_cache, "MAX_ENTRIES", 3)
+    re.purge()
+    with regex_cache.cached(tmp_path):
+        re.compile("new", 0)
+    import marshal
+
+    [stored] = (tmp_path / regex_cache.DIRECTORY).glob("regex-*.marshal")
+    assert set(marshal.loads(stored.read_bytes()[regex_cache._HEAD:])) == {("new", 0)}
+
+
+def test_compiles_after_the_block_do_not_go_through_the_cache(tmp_path: Path) -> None:
+    import re._compiler
+
+    before = re._compiler.compile
+    with regex_cache.cached(tmp_path):
+        assert re._compiler.compile is not before
+    assert re._compiler.compile is before
