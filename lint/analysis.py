@@ -35,6 +35,11 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
                            r"four|4)\b", re.I)
 
 
+def _models_of(r: Reading) -> frozenset[str]:
+    """The provisioning models a reading's sentence names."""
+    return frozenset(t.term[1] for t in reading.terms(r.sentence) if t.term[0] == "model")
+
+
 def _ordinal_of(text: str) -> int | None:
     m = _ORDINAL.match(text)
     if m:
@@ -103,6 +108,7 @@ class Engine:
         order_pending = False
         family_of_list: dict[int, str] = {}  # "- a2-ultragpu" over "  - SPOT ✅"
         parent: Unit | None = None
+        table_header = ""
         for unit in doc.units:
             new_list = bool(unit.list_id) and unit.list_id not in by_list
             if new_list and order_pending:
@@ -137,7 +143,14 @@ class Engine:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
                 previous = []
                 continue
-            unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic)
+            if unit.table_id and unit.header:
+                table_header = unit.text
+                if lexicon.ladder_context.search(unit.text):
+                    # "| Requested | Chain on capacity misses |": the header puts the
+                    # rows below it in ladder context
+                    lead_in_context = True
+            unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
+                                            table_header if unit.table_id else "")
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
@@ -162,8 +175,8 @@ class Engine:
 
     # ---- one unit -------------------------------------------------------------------------
 
-    def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool
-                   ) -> list[Reading]:
+    def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool,
+                   table_header: str = "") -> list[Reading]:
         out: list[Reading] = []
         unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
         carried: tuple[float, int] | None = None
@@ -180,6 +193,7 @@ class Engine:
             # name rungs of this ladder, whatever the section is about
             reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
             reader.carried = carried
+            reader.table_header = table_header
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
             sentence.props = reader.read()
@@ -247,7 +261,12 @@ class Engine:
                      adjacent: bool = False) -> None:
         """Order between consecutive items; `adjacent` items (rows of a rung
         table, steps of a numbered list) also claim nothing lies between them."""
-        for (_, a), (rb, b) in itertools.pairwise(chain):
+        for (ra, a), (rb, b) in itertools.pairwise(chain):
+            if a.term[0] in ("family", "rung") and b.term[0] in ("family", "rung") and \
+                    _models_of(ra) and _models_of(rb) and _models_of(ra) != _models_of(rb):
+                # rows 'a3-highgpu-8g | SPOT' then 'a2-ultragpu-8g | FLEX_START': the
+                # model changed, so the rows order models, not families
+                continue
             if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
                                             for p in rb.props):
                 rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))

@@ -7,6 +7,7 @@ The verdict stated in the sentence wins; the section heading ("REVISE when",
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lint.document import Unit
@@ -63,6 +64,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if s.history or s.question:
         return []
     props: list[Prop] = []
+    heading_props: list[Prop] = []
     rules = [t for t in s.tokens if t.kind == "rule"]
     all_verdicts = [t for t in s.tokens if t.kind in _VERDICTS]
     # "X makes a REVISE, while Y leaves the verdict as it is": a contrast joint
@@ -87,9 +89,14 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 reader.text(reader.s.start, v.start))), None)
             if target is not None:
                 cue = target  # "never turns APPROVE into REVISE": the verdict it would become
-            negated = reader.negated_before(cue.start, since=max(
-                reader.clause_start(cue.start), rule.end if cue.start > rule.end and
-                target is None else 0))
+            since = max(reader.clause_start(cue.start), rule.end if cue.start > rule.end and
+                        target is None else 0)
+            # "it is not parallel work and a wide phase launched that way is REVISEd":
+            # a new subject after "and" starts the verdict's own clause
+            subject = list(_NEW_SUBJECT.finditer(reader.text(since, cue.start)))
+            if subject:
+                since += subject[-1].start()
+            negated = reader.negated_before(cue.start, since=since)
             if negated and _ONE_PHASE.match(s.text):
                 # "A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow":
                 # one phase that misses the rule's condition, not the rule's verdict
@@ -98,10 +105,14 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                               rule.start, rule.end, "critic verdict"))
         else:
             verdict = _heading_verdict(reader, unit.heading)
+            # Outside a list, the heading classifies a sentence that opens with the
+            # rule's own name; "One process behind four GPUs is not parallel work"
+            # describes a plan, whatever heading it sits under.
             if verdict and (unit.list_id or (len(rules) == 1 and
-                            re.match(r"\W*$", reader.text(s.start, rule.start)))):
-                props.append(Prop("verdict", (rule.value, verdict), False, rule.start, rule.end,
-                                  "critic verdict"))
+                            re.match(r"\W*$", reader.text(s.start, rule.start)) and
+                            written(reader.unit_text, rule).lower() == rule.value)):
+                heading_props.append(Prop("verdict", (rule.value, verdict), False, rule.start,
+                                          rule.end, "critic verdict"))
         if len(rules) > 1 and len({v.kind for v in verdicts}) > 1:
             break  # several rules, several verdicts: only the first pairing is safe
     amounts = [t for t in s.tokens if t.kind == "gpuhours"]
@@ -119,7 +130,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             continue
         example = re.search(r"\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)\s+"
                             r"(?:\w+\s+){0,2}?"
-                            r"(?:needlessly[- ]narrow|flagged|revised)",
+                            r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
         if example and not cued:
             # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
@@ -193,7 +204,16 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
             props.append(Prop("parallel", claimed, True, launcher.start,
                               launcher.end, "parallel work"))
+    if not props:
+        # "needlessly-narrow doesn't fire at width 2" under a Warn heading states
+        # when the rule fires, not how severe it is
+        props = heading_props
     return props
+
+
+_MORE_WIDTHS = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*(\d{1,2})\b(?!\s*(?:gpu|h\b|hours?|%|x|×))",
+                          re.I)
+_NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
 
 
 def written(text: str, token) -> str:
@@ -258,11 +278,24 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
     out = []
     text = reader.unit_text[rule.end:s.end]
     if re.search(r"\b(?:fires?|applies|flags?|triggers?|REVISEs?|catches)\b", s.text, re.I):
-        for t in terms(s):
-            if t.term[0] == "width" and t.start > rule.end:
-                out.append(Prop("narrow-width", (t.term[1],), reader.negated_before(t.start),
-                                t.start, t.end, "widening threshold"))
+        widths = [t for t in terms(s) if t.term[0] == "width" and t.start > rule.end]
+        listed = widths[:1]
+        for prev, t in itertools.pairwise(widths):
+            # "fires at width 1 or 2": each width of the list
+            if not re.fullmatch(r"\s*(?:,|/|or|and|,\s*or|,\s*and)\s*(?:at\s+)?(?:width\s+)?",
+                                reader.text(prev.end, t.start), re.I):
                 break
+            listed.append(t)
+        spans = [(t.term[1], t.start, t.end) for t in listed]
+        if listed:
+            # "width 1 or 2": a bare number after "width N" is a width too
+            more = _MORE_WIDTHS.match(reader.unit_text, listed[-1].end, s.end)
+            if more:
+                start = more.start(1)
+                spans.append((int(more.group(1)), start, start + len(more.group(1))))
+        for width, start, end in spans:
+            out.append(Prop("narrow-width", (width,), reader.negated_before(listed[0].start),
+                            start, end, "widening threshold"))
     optional = _AXIS_OPTIONAL.search(text)
     if optional:
         # "… whether or not it declares a shardable axis": no axis needed at all

@@ -308,6 +308,7 @@ class Lexicon:
         return self._cue_unions[key]
 
     def mentions_anything(self, text: str) -> bool:
+        text = text.replace("\n", " ").replace("\t", " ")  # as tag() reads it
         lowered = text.lower()
         return any(kind.search(text, lowered) for kind in self._entity_kinds)
 
@@ -316,6 +317,8 @@ class Lexicon:
         Cue words are looked for only where an entity is (a sentence without
         one claims nothing), unless `cues_alone` (a heading's verdict)."""
         found: list[Token] = []
+        # a line break inside a sentence is a space ("four\nGPUs"); same offsets
+        text = text.replace("\n", " ").replace("\t", " ")
         lowered = text.lower()
         for kind in self._kinds:
             if kind.kind in ENTITY_KINDS:

@@ -187,6 +187,53 @@ FOLLOWS = [
      True, True),
     ("## Compute backends\n\nThe length class is not fixed at the requested width: it is "
      "decided again at each width.", False, False),
+    # a result clause (", so …") is not an object of the cue before it
+    ("## Compute backends\n\nThe SLURM lanes are tried after the narrowest GCP rungs and "
+     "before RunPod, so a job on campus-a100 has already missed on GCP.", False, False),
+    # an ordinal on one of a backend's own lanes places that lane, not the backend
+    ("## Compute backends\n\nThe first SLURM lane is campus-a100.", False, True),
+    ("## Compute backends\n\n`campus-a100` is the last SLURM lane.", True, False),
+    ("## Compute backends\n\nEvery GCP width is tried before the first SLURM lane.",
+     False, False),
+    # "only after" is its own reading; a width on a backend qualifies it
+    ("## Compute backends\n\nA 2× request goes to 1× next, and only after the 1× GCP rungs "
+     "miss does it reach the SLURM lanes.", False, False),
+    # the maximum is the duration the cue is written on
+    ("## Compute backends\n\nTen days is 240 h, past the 168 h maximum run duration, so "
+     "the ladder offers no FLEX_START rung.", False, True),
+    ("## Compute backends\n\nTen days is 240 h, past the 72 h maximum run duration, so "
+     "the ladder offers no FLEX_START rung.", True, False),
+    # "the only X rungs are on F": X is F's alone
+    ("## Compute backends\n\nThe only on-demand rungs are on `a2-ultragpu` machine types.",
+     False, False),
+    ("## Compute backends\n\nThe only on-demand rungs are on `a3-highgpu` machine types.",
+     True, True),
+    # rows that change the provisioning model order models, not families
+    ("## Rungs\n\n| # | Machine type | Provisioning |\n|---|---|---|\n"
+     "| 1 | `a2-ultragpu-8g` | SPOT |\n| 2 | `a3-highgpu-8g` | SPOT |\n"
+     "| 3 | `a2-ultragpu-8g` | FLEX_START |", False, True),
+    # a table whose header is about the ladder puts its rows in context
+    ("| Requested | Chain on capacity misses |\n|---|---|\n| 8× | 8× → 4× → 1× |",
+     True, True),
+    ("| Requested | Chain on capacity misses |\n|---|---|\n| 4× | 4× → 2× → 1× |",
+     False, False),
+    # an elided chain of number words goes on at commas
+    ("## Compute backends\n\nIf eight GPUs aren't available, the router asks for six, then "
+     "four, two, and finally one.", True, True),
+    ("## Compute backends\n\nIf eight GPUs aren't available, the router asks for four, "
+     "then two, and finally one.", False, False),
+    ("## Compute backends\n\nIf eight GPUs aren't available, the router asks for four, "
+     "then one.", True, True),
+    # a line break inside a sentence is a space
+    ("## Compute backends\n\nThe auto ladder itself tops out at four\nGPUs.", True, False),
+    ("## Compute backends\n\nDispatch only considers 8× when the plan sets "
+     "`explicit_wide: true`.", True, True),
+    ("## Compute backends\n\nRegular VMs are available for both GPU families, so a long "
+     "job always has an on-demand rung.", True, True),
+    ("## Compute backends\n\nRegular VMs are available for the A100 family, so a long "
+     "job there always has an on-demand rung.", False, False),
+    ("## Changelog\n\n- The 8× rungs are now in the auto ladder (before this release they "
+     "were explicit-intent only).", False, False),
 ]
 
 
@@ -417,6 +464,14 @@ CRITIC_PARALLEL = [
      "shards.", False),
     ("A width-1 phase of 3 GPU-hours with 8 shards is not REVISEd as needlessly-narrow.", True),
     ("needlessly-narrow is not a REVISE.", True),
+    # a worked phase over the threshold is an example, not the threshold
+    ("`needlessly-narrow` denies: a width-1 phase with a 10-way shardable axis and 8 "
+     "GPU-hours of work gets REVISE.", False),
+    ("needlessly-narrow fires at width 1 or 2 when the phase has at least 1 GPU-hour.", True),
+    ("needlessly-narrow fires at width 1 when the phase has at least 1 GPU-hour.", False),
+    # a new subject after "and" has its own polarity
+    ("A shard loop without `&` is not parallel work and a wide phase launched that way is "
+     "REVISEd (unsharded-wide).", False),
 ]
 
 

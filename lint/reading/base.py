@@ -21,6 +21,7 @@ _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land
                              r"(?:\s+(?:it|them|one|any|capacity|the\s+\w+))?\s*[,;]?", re.I)
 
 
+_WITHOUT_CONDITION = re.compile(r"\s+(?:it|that|this|them|one)\b\s*,?", re.I)
 _CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+that|"
                         r"if\s+(?:that|it)\s+(?:misses|fails)|otherwise)\b", re.I)
 
@@ -36,6 +37,7 @@ class ReaderBase:
         self.unit_text = unit_text
         self.lexicon = lexicon
         self.heading = heading
+        self.table_header = ""  # a table row's header row, which names its columns
         self.tokens = sentence.tokens
         self.terms = terms(sentence)
         self.props: list[Prop] = []
@@ -90,6 +92,8 @@ class ReaderBase:
                     continue
                 if word in ("without", "skip", "avoid") and t.start > floor + 40:
                     continue
+                if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):
+                    continue  # "without it, the first rung is 4×": a condition
                 if _MISS_CONDITION.match(self.unit_text, t.end):
                     continue  # "a request that can't get capacity is …": the miss, not polarity
                 return True

@@ -90,11 +90,14 @@ REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|o
                         r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
 AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
                    r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b|\bon\s+its\s+own\b|"
-                   r"\bby\s+itself\b|\bdefault\s+ladder\b", re.I)
+                   r"\bby\s+itself\b|\bdefault\s+ladder\b|\bladder\s+itself\b", re.I)
 EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
                        r"\bon\s+request\b|\breserved\s+for\b|\bskips?\b[^.;]*\bunless\b|"
-                       r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)", re.I)
+                       r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)|"
+                       # "dispatch only considers 8× when the plan sets `explicit_wide: true`"
+                       r"\bonly\s+(?:[\w×`]+\s+){1,3}(?:when|if)\b[^.;]{0,40}?"
+                       r"(?:\bexplicit|\bflag\b|\bopts?[- ]in\b)", re.I)
 # Claims over every family or every intent name none of them ("both machine
 # families offer all three models", "all four intents can run on one GPU"):
 # the readers expand these, and the engine reads a unit that has one though

@@ -526,7 +526,9 @@ class LengthReading(ReaderBase):
             joint = list(_NEW_CLAUSE.finditer(before))
             if joint:
                 before = before[joint[-1].end():]
-            after = self.unit_text[d.end:min(self.s.end, d.end + 20)].lower()
+            # up to the next duration: "240 h, past the 168 h maximum" puts the cue on 168 h
+            following = [t.start for t in durations if t.start >= d.end]
+            after = self.unit_text[d.end:min(self.s.end, d.end + 20, *following)].lower()
             near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
             cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
                                    r"\blives?\s+(?:for\s+)?|\blasts?\s+(?:for\s+)?|lifetime|"

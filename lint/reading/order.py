@@ -33,6 +33,10 @@ _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only
                             r"goes|go|gets?|sits?|follows?|runs?|takes?|waits?|stays?|must|should|"
                             r"will|can|may)\b", re.I)
 
+_ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
+_CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
+
+
 class OrderReading(ReaderBase):
     # -- order: chains --
 
@@ -142,7 +146,10 @@ class OrderReading(ReaderBase):
     # -- order: before / after --
 
     def read_before_after(self) -> None:
-        cues = [t for t in self.tokens if t.kind in ("before", "after")]
+        # "only after X does it reach Y" is read_only_after's
+        cues = [t for t in self.tokens if t.kind in ("before", "after") and not (
+            self.unit_text[t.start:t.end].lower() == "after" and
+            _ONLY_BEFORE_CUE.search(self.unit_text[:t.start]))]
         self._between()
         if self.s.context and not self.procedural:
             self._prefer()
@@ -152,6 +159,10 @@ class OrderReading(ReaderBase):
         kind = self.length_class(cues[0].start)
         ords = [t for t in self.terms if orderable(t.term) or
                 (kind and t.term[0] == "model")]
+        # "the 1× GCP rungs": a width written on a backend qualifies it
+        ords = [t for i, t in enumerate(ords) if not (
+            t.term[0] == "width" and i + 1 < len(ords) and ords[i + 1].term[0] == "backend"
+            and not self.text(t.end, ords[i + 1].start).strip())]
         if len(ords) < 2:
             return
         first_cue = cues[0]
@@ -318,6 +329,11 @@ class OrderReading(ReaderBase):
                          after[0].end, self.negated_before(at), topic="order")
             return
         subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
+        lanes = [t for t in self.terms if t.term[0] == "lane" and t.end <= at]
+        if not subjects and lanes:
+            # "| SLURM (campus-a100, campus-preempt) | only after RunPod … |": the
+            # lanes stand for their backend
+            subjects = [TermTok(("backend", "slurm"), lanes[0].start, lanes[-1].end)]
         cell_end = self.s.text.find(" | ", at - self.s.start)
         stop = self.s.start + cell_end if cell_end >= 0 else self.s.end
         # "…, and RunPod only after that": the next clause has its own subject
@@ -435,6 +451,10 @@ class OrderReading(ReaderBase):
         come later"): that term is the next clause's subject, not an object."""
         for joint in CLAUSE_JOINT.finditer(self.s.text, start - self.s.start,
                                            stop - self.s.start):
+            if _CONSEQUENCE.match(joint.group(0)):
+                # ", so a job that lands on campus-a100 has missed on GCP": a result
+                # or a reason is a clause of its own, whatever its subject
+                return self.s.start + joint.start()
             at = self.s.start + joint.end()
             term = next((t for t in ords if at <= t.start < stop), None)
             if term is None or self.text(at, term.start).strip(" *_`").lower() not in (
@@ -553,6 +573,13 @@ class OrderReading(ReaderBase):
             if cue.kind == "first" and re.match(r"first\b", word) and \
                     self._ordinal_first(cue):
                 continue
+            if target.start > cue.start and self._one_of_many(cue, target):
+                # "campus-a100 is the last SLURM lane", "the first GCP rung is 4×":
+                # the ordinal places the member the sentence names, if it names one
+                target = self._member(cue, target)
+                if target is None:
+                    continue
+                negated = self.negated_before(cue.start)
             kind = cue.kind
             if target.term[0] == "lane" and not re.search(
                     r"resort|\b(?:overall|whole\s+ladder|entire\s+ladder|of\s+all|everything)\b",
@@ -568,6 +595,28 @@ class OrderReading(ReaderBase):
         r"thing|things|page|section|paragraph|commit|message|entry|few|couple|half|"
         r"quarter|sprint|release|epoch|checkpoint|batch|token|tokens|row|column|"
         r"argument|item|element|occurrence|call|boot|startup)\b", re.I)
+
+    def _one_of_many(self, cue: Token, target: TermTok) -> bool:
+        """'the first SLURM lane', 'the last GCP rung': the ordinal picks one of
+        the backend's own lanes or rungs; it says nothing of the backend's place."""
+        if target.term[0] != "backend" or self.text(cue.end, target.start).strip(" *_`"):
+            return False
+        written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)
+        return bool(re.search(r"\b(?:lane|partition|queue|rung|width|machine|node|pod)\b(?!s)",
+                              written, re.I))
+
+    def _member(self, cue: Token, group: TermTok) -> TermTok | None:
+        """The lane, width or family named as 'the first/last <backend> lane/rung'."""
+        members = [t for t in self.terms if orderable(t.term) and t.term[0] != "backend"]
+        before = [t for t in members if t.end <= cue.start]
+        if before and re.fullmatch(r"[\s`*_]*(?:is|are)\s+(?:the|its)\s*",
+                                   self.text(before[-1].end, cue.start), re.I):
+            return before[-1]
+        after = [t for t in members if t.start >= group.end]
+        if after and re.fullmatch(r"[\s`*_]*(?:\w+\s+)?(?:is|are|:|=)\s*(?:the\s+)?[\s`*_]*",
+                                  self.text(group.end, after[0].start), re.I):
+            return after[0]
+        return None
 
     def _modifies_other_noun(self, cue: Token) -> bool:
         """'first'/'last' used as an adjective: "the first Tuesday of each

@@ -20,6 +20,11 @@ _HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|
 _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
                              r"one|shape|rung|machine\s+type|kind|option)s?\b", re.I)
 
+_THE_ONLY_BEFORE = re.compile(r"\bthe\s+only\s+\W{0,2}$", re.I)
+_LIVES_ON = re.compile(r"\W{0,2}\s*(?:rungs?|machines?|vms?|capacity|options?|shapes?)?\s*"
+                       r"(?:are|is|live|lives|sit|sits|exist|exists|appear|appears)\s+"
+                       r"(?:on|in|for|with)\b", re.I)
+
 
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
@@ -121,13 +126,17 @@ class ProvisioningReading(ReaderBase):
     def _every_family(self, models: list[TermTok]) -> None:
         """'On-demand is allowed on both families': a permission for each one."""
         every = EVERY_FAMILY.search(self.s.text)
-        if not every or not PERMISSION.search(self.s.text) or self.length_class(self.s.start):
+        if not every or not PERMISSION.search(self.s.text):
             return
         at = self.s.start + every.start()
+        clause = self.clause_start(at)
+        if self.length_class(self.s.start) and any(
+                t.kind in ("short", "long") and self.clause_start(t.start) == clause
+                for t in self.tokens):
+            return  # "long jobs on both families lead with FLEX_START": a lead, not a permission
         negated = self.negated_before(at)
         # the models in its clause: "SPOT is allowed on both families", "both
         # families can be requested on-demand"
-        clause = self.clause_start(at)
         for name in dict.fromkeys(t.term[1] for t in models
                                   if self.clause_start(t.start) == clause):
             for family in self.facts.families_in_order():
@@ -149,9 +158,14 @@ class ProvisioningReading(ReaderBase):
                 return False
         else:
             near = self.text(models[-1].end, fam.end + 30)
-            if not re.search(r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
-                             + re.escape(self.text(fam.start, fam.end))
-                             + r"\W+(?:\w+\s+){0,2}only\b", near, re.I):
+            # "The only on-demand rungs are on a2-ultragpu machine types"
+            the_only = _THE_ONLY_BEFORE.search(self.text(self.clause_start(models[0].start),
+                                                         models[0].start)) and \
+                _LIVES_ON.match(self.text(models[-1].end, fam.start))
+            if not the_only and not re.search(
+                    r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
+                    + re.escape(self.text(fam.start, fam.end))
+                    + r"\W+(?:\w+\s+){0,2}only\b", near, re.I):
                 return False
         self._exclusive(family_of(fam.term), models, fam, self.negated_before(fam.start))
         return True

@@ -94,7 +94,9 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
 @lru_cache(maxsize=8)
 def _elided(number_words: tuple[str, ...]) -> re.Pattern[str]:
     words = "|".join(sorted(map(re.escape, number_words), key=len, reverse=True))
-    return re.compile(r"(?:,\s*(?:and\s+)?then|\bthen|→|->|=>)\s+(?:to\s+)?"
+    return re.compile(r"(?:,\s*(?:and\s+)?(?:then|finally)|\b(?:then|finally)|→|->|=>|"
+                      r"\b(?:asks?\s+for|tries|drops?\s+to|falls?\s+(?:back\s+)?to)|"
+                      r"(?P<comma>,(?:\s*and)?))\s+(?:to\s+)?"
                       rf"({words}|\d{{1,2}})\b"
                       r"(?!\s*(?:[x×%]|\.\d|more|others?|hours?|h\b|days?|minutes?|mins?|gpu))",
                       re.I)
@@ -111,13 +113,17 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
     added = []
     last_end = widths[0].end - start
     numbers = lexicon.width_numbers
+    ends: set[int] = set()  # only an elided chain goes on at a comma: "2, 4 or 8 GPUs" is a set
     for m in _elided(tuple(numbers)).finditer(body, last_end):
-        at = start + m.start(1)
+        at = start + m.start(2)
         if any(t.start <= at < t.end for t in tokens):
             continue
-        word = m.group(1).lower()
+        if m.group("comma") and start + m.start() not in ends:
+            continue  # "six, then four, two": a comma goes on from an elided width
+        word = m.group(2).lower()
         value = int(word) if word.isdigit() else numbers[word]
-        added.append(Token("width", value, at, start + m.end(1)))
+        added.append(Token("width", value, at, start + m.end(2)))
+        ends.add(start + m.end(2))
     if len(added) < 2 and not _WIDTH_WORDS.search(body):
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
         return tokens

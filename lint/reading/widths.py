@@ -184,8 +184,8 @@ class WidthReading(ReaderBase):
 
     def _own_width_context(self) -> bool:
         """The sentence itself is about the ladder's widths."""
-        return bool(WIDTH_TOPIC.search(self.s.text) or
-                    self.lexicon.ladder_context.search(self.s.text))
+        return any(WIDTH_TOPIC.search(text) or self.lexicon.ladder_context.search(text)
+                   for text in (self.s.text, self.table_header) if text)
 
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
@@ -260,10 +260,13 @@ class WidthReading(ReaderBase):
             widths = [TermTok(("width", self.facts.widest), at, self.s.start + wide.end())]
         text = self.s.text
         auto = AUTO.search(text)
+        explicit = EXPLICIT.search(text)
         if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
-                                  r"\bladder\b", text + " " + self.heading, re.I)):
+                                  r"\bladder\b", text + " " + self.heading, re.I) or
+                (explicit and self.s.context and  # not "by hand", "manually"
+                 re.search(r"explicit|reserved|opt", explicit.group(0), re.I))):
             return
-        explicit = EXPLICIT.search(text) or (auto and re.search(
+        explicit = explicit or (auto and re.search(
             r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
         if not (explicit or auto):
             return
