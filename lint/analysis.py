@@ -35,6 +35,12 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
                            r"four|4)\b", re.I)
 
 
+def _names_two(lexicon: Lexicon, line: str) -> bool:
+    """A data line whose value names two or more ladder entities."""
+    value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
+    return sum(t.entity for t in lexicon.tag(value)) >= 2
+
+
 def _models_of(r: Reading) -> frozenset[str]:
     """The provisioning models a reading's sentence names."""
     return frozenset(t.term[1] for t in reading.terms(r.sentence) if t.term[0] == "model")
@@ -109,7 +115,12 @@ class Engine:
         family_of_list: dict[int, str] = {}  # "- a2-ultragpu" over "  - SPOT ✅"
         parent: Unit | None = None
         table_header = ""
-        for unit in doc.units:
+        units = doc.units
+        data = [u for u in doc.data_lines if _names_two(lexicon, u.text)]
+        if data:
+            # "long: FLEX_START -> SPOT -> STANDARD" in a plain fence states a setting
+            units = sorted([*units, *data], key=lambda u: u.line)
+        for unit in units:
             new_list = bool(unit.list_id) and unit.list_id not in by_list
             if new_list and order_pending:
                 ordered_lists.add(unit.list_id)

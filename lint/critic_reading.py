@@ -132,6 +132,14 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                             r"(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
+        approved = _APPROVED.search(reader.unit_text[gh.end:s.end])
+        if approved and not example and not cued and _ONE_PHASE.match(
+                reader.text(reader.clause_start(gh.start), gh.start)):
+            # "a width-1 phase with a 2-way axis and 1.0 GPU-hours is approved": an
+            # example the rule lets through
+            props.append(Prop("narrow-at", (gh.value,), not reader.negated_before(
+                gh.end + approved.end()), gh.start, gh.end, "widening threshold"))
+            continue
         if example and not cued:
             # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
             negated = reader.negated_before(gh.end + example.end())
@@ -175,7 +183,15 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         launchers = [launchers[1], *launchers[2:]]
     if launchers:
         launcher = launchers[0]
-        claimed = (launcher.value, written(reader.unit_text, launcher))
+        even = next((t for t in launchers[1:] if t.value == "serial" and
+                     _EVEN_WITHOUT.search(reader.text(launcher.end, t.end))), None)
+        if even is not None and launcher.value != "serial":
+            # "a CUDA_VISIBLE_DEVICES loop counts as parallel even without &": the
+            # claim is about the loop without it
+            claimed = (even.value, f"{written(reader.unit_text, launcher)} "
+                                   f"{written(reader.unit_text, even)}")
+        else:
+            claimed = (launcher.value, written(reader.unit_text, launcher))
         serial = _first_match(reader, "serial_words", launcher.end)
         cue = _parallel_claim(reader, launcher.end)
         unsharded = [r for r in rules if reader.lexicon.critic_rules.get(r.value) == "error"
@@ -213,6 +229,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
 
 _MORE_WIDTHS = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*(\d{1,2})\b(?!\s*(?:gpu|h\b|hours?|%|x|×))",
                           re.I)
+_EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
+_APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
+                       r"let\s+through|waved\s+through|an?\s+approve)\b|\bpasses\b", re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
 
 

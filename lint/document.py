@@ -71,6 +71,9 @@ class Document:
     lines: list[str]
     units: list[Unit] = field(default_factory=list)
     code_lines: set[int] = field(default_factory=set)  # 1-based lines inside fences
+    # `key: value` lines of plain-text and YAML fences ("long: FLEX_START -> SPOT"),
+    # which state settings as data; the claim engine decides which to read
+    data_lines: list[Unit] = field(default_factory=list)
     front_matter: tuple[int, int] | None = None  # 1-based inclusive line range
     tokens: list = field(default_factory=list)  # block tokens, shared with the §9 parser
     cache: dict = field(default_factory=dict)  # per-document results shared by rules
@@ -123,6 +126,8 @@ def parse(path: str, text: str) -> Document:
         kind_of = token.type
         if kind_of in ("fence", "code_block") and token.map:
             doc.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
+            if kind_of == "fence" and token.info.strip().lower() in _DATA_FENCES:
+                _add_data_lines(doc, token, heading)
         elif kind_of == "heading_open":
             kind = "heading"
         elif kind_of == "paragraph_open":
@@ -162,6 +167,24 @@ def parse(path: str, text: str) -> Document:
             doc.units.append(Unit(kind, token.map[0] + 1, content, heading, raw,
                                   _columns(raw, token.map[0], lines), list_id, ordered, item))
     return doc
+
+
+_DATA_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "yaml", "yml"})
+_KEY_LINE = re.compile(r"[ \t]*(?:[-*][ \t]+)?[A-Za-z][A-Za-z_ -]{0,40}[ \t]*[:=][ \t]*\S")
+# a tool's output ("CLAUDE.md:3:22: ladder-drift …") quotes text; it claims nothing
+_TRANSCRIPT = re.compile(r"^\S+:\d+(?::\d+)?:|^\s*\$ ", re.M)
+
+
+def _add_data_lines(doc: Document, token, heading: str) -> None:
+    if _TRANSCRIPT.search(token.content):
+        return
+    first = token.map[0] + 2  # the line after the opening fence
+    for offset, line in enumerate(token.content.splitlines()):
+        if not _KEY_LINE.match(line) or line.lstrip().startswith("#"):
+            continue
+        col = len(line) - len(line.lstrip())
+        doc.data_lines.append(Unit("paragraph", first + offset, line.strip(), heading,
+                                   line.strip(), (col,)))
 
 
 def _cell_column(source: str, raw: str, index: int) -> int:

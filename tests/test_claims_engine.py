@@ -234,6 +234,39 @@ FOLLOWS = [
      "job there always has an on-demand rung.", False, False),
     ("## Changelog\n\n- The 8× rungs are now in the auto ladder (before this release they "
      "were explicit-intent only).", False, False),
+    # a reason clause is not a procedure
+    ("## Compute backends\n\nThat said, the campus cluster is preferred over GCP at every "
+     "width, since a campus job costs the group nothing.", True, True),
+    # "short or long": both classes
+    ("## Provisioning order\n\nPreemptible VMs are tried first for every job, short or "
+     "long; flex-start and on-demand follow.", True, True),
+    ("## Provisioning order\n\nFlex-start is tried first for every long job; spot first "
+     "for every short one.", False, False),
+    # each class word owns its own text, up to the next one
+    ("## Compute backends\n\nShort and long jobs differ: short jobs lead with SPOT, long "
+     "jobs with FLEX_START.", False, False),
+    # "becomes long past N"; "anything shorter" is the other class
+    ("## Compute backends\n\nA job only becomes long once it passes 24 hours at its width; "
+     "anything shorter leads with SPOT.", True, True),
+    ("## Compute backends\n\nA job only becomes long once it passes 4 hours at its width; "
+     "anything shorter leads with SPOT.", False, True),
+    # the job of the sentence before, named by a pronoun
+    ("## Compute backends\n\nA 10 h job at 4× is long. It leads with SPOT anyway.",
+     True, True),
+    ("## Compute backends\n\nA 10 h job at 4× is long. It leads with FLEX_START.",
+     False, False),
+    # a permission under a length condition is still a permission
+    ("## Compute backends\n\nFor the H100 family the model can be STANDARD whenever the "
+     "job is long.", True, True),
+    # `key: value` lines of a plain or YAML fence state settings
+    ("## Compute backends\n\n```\nshort: SPOT -> FLEX_START -> STANDARD\n"
+     "long:  FLEX_START -> SPOT -> STANDARD\n```", True, True),
+    ("## Compute backends\n\n```yaml\nbackends: [gcp, slurm, runpod]\n```", False, False),
+    ("## Compute backends\n\n```yaml\nbackends: [gcp, runpod, slurm]\n```", True, True),
+    # a transcript of a tool's output quotes text, and code in another language is code
+    ("## Compute backends\n\n```text\nCLAUDE.md:4:3: RunPod → GCP on capacity misses.\n"
+     "    order: RunPod before GCP\n```", False, False),
+    ("## Compute backends\n\n```python\norder = 'runpod: gcp, slurm'\n```", False, False),
 ]
 
 
@@ -472,6 +505,14 @@ CRITIC_PARALLEL = [
     # a new subject after "and" has its own polarity
     ("A shard loop without `&` is not parallel work and a wide phase launched that way is "
      "REVISEd (unsharded-wide).", False),
+    # an example phase the rule lets through
+    ("The threshold is exclusive: a width-1 phase with a 2-way axis and exactly 1.0 GPU-hours "
+     "is approved.", True),
+    ("A width-1 phase with a 2-way axis and 0.5 GPU-hours is approved.", False),
+    # an environment variable is not a config key; "even without &" qualifies the loop
+    ("`CUDA_VISIBLE_DEVICES=0,1,2,3 python x.py` keeps all four GPUs busy.", True),
+    ("A `CUDA_VISIBLE_DEVICES` loop counts as parallel even without `&` and `wait`.", True),
+    ("A `CUDA_VISIBLE_DEVICES` loop with `&` and `wait` counts as parallel.", False),
 ]
 
 

@@ -45,7 +45,7 @@ class ReaderBase:
         bare = re.sub(r"\([^()]*\)", " ", sentence.text)
         # nor is a purpose or reason ("…, so that jobs stop waiting in the queue")
         bare = re.sub(r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+"
-                      r"(?:is|are)))\b.*", " ", bare, flags=re.I | re.S)
+                      r"(?:is|are)))\b.*|,\s*since\b.*", " ", bare, flags=re.I | re.S)
         self.procedural = bool(lexicon.procedural.search(bare)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural

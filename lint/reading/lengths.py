@@ -24,6 +24,12 @@ _CONTRAST = re.compile(r",?\s*(?:not|rather\s+than|instead\s+of)\s+(?:a\s+)?(?:s
 _NEW_CLAUSE = re.compile(r",\s+(?:so|and|but|which|while|though|although|whereas)\b|;", re.I)
 
 
+_PRONOUN_LEAD = re.compile(r"\W*(?:so\s+|and\s+|then\s+)?(?:it|this\s+job|that\s+job|the\s+job|"
+                           r"such\s+a\s+job)\s+(?:still\s+|then\s+|therefore\s+)?"
+                           r"(?:leads?|starts?|begins?|opens?)\s+(?:with|on)\b", re.I)
+_OTHER_CLASS = re.compile(r"[;,]\s*(?:and\s+)?(?:anything|everything|any\s+job|jobs?|ones?|"
+                          r"those)\s+(shorter|longer)\b", re.I)
+_BOTH_CLASSES = re.compile(r"\b(?:short|long)\s*,?\s*(?:or|and|/)\s*(?:short|long)\b", re.I)
 _HEADING_CLASS = re.compile(r"^\W*(short|long)(?:[- ](?:running|lived))?\s+(?:jobs?|runs?|"
                             r"phases?|work)\s*(?:\([^)]*\))?\W*$", re.I)
 
@@ -47,7 +53,7 @@ class LengthReading(ReaderBase):
             tail = self.unit_text[t.end:t.end + 25].lstrip("\"”'*_`")
             if CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
                     re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?|"
-                              r"stays?|remains?)(?:\s+(?:still|also|always|already|now|then|"
+                              r"stays?|remains?|becomes?|turns?)(?:\s+(?:still|also|always|already|now|then|"
                               r"treated\s+as))?\s*$",
                               self.unit_text[max(0, t.start - 25):t.start], re.I) or \
                     re.match(r"\s*(?:here\s+|now\s+)?(?:=|means|:)", tail) or \
@@ -64,6 +70,8 @@ class LengthReading(ReaderBase):
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
         if durations and self._worked_example(durations, models, classes):
             return
+        if self.carried and models and self._carried_lead(models):
+            return
         if self.carried and (classes or durations) and self._carried_example(classes, durations):
             return
         if classes:
@@ -77,6 +85,12 @@ class LengthReading(ReaderBase):
             return
         if not classes and ANY_LENGTH.search(self.s.text) and self.s.context:
             # "Preemptible capacity is tried first regardless of job length": both classes
+            for kind in ("short", "long"):
+                self._read_lead(kind, models, self.s.start, self.s.end)
+            return
+        pair = _BOTH_CLASSES.search(self.s.text)
+        if pair and len(classes) == 2 and self.s.context and not durations:
+            # "tried first for every job, short or long": both classes, one claim
             for kind in ("short", "long"):
                 self._read_lead(kind, models, self.s.start, self.s.end)
             return
@@ -114,8 +128,16 @@ class LengthReading(ReaderBase):
                                          self.text(classes[i - 1].end, c.start)))
                 if joint:
                     start = classes[i - 1].end + joint[-1].start()
-                    out[-1] = (out[-1][0], out[-1][1], start, out[-1][3])
+                # the class before ends where this one's text begins
+                out[-1] = (out[-1][0], out[-1][1], start, out[-1][3])
             out.append((c.kind, start, self.s.end, c))
+        # "…becomes long past 4 h; anything shorter leads with SPOT": the other class
+        other = _OTHER_CLASS.search(self.s.text)
+        if out and other:
+            at = self.s.start + other.start()
+            kind = "short" if other.group(1).lower() == "shorter" else "long"
+            out = [(k, a, min(b, at), c) for k, a, b, c in out if a < at]
+            out.append((kind, at, self.s.end, out[-1][3] if out else None))
         return out
 
     def _read_lead(self, kind: str, models: list[TermTok], start: int, end: int) -> None:
@@ -402,6 +424,23 @@ class LengthReading(ReaderBase):
         """'runs 20 h, which is too long for FLEX_START'."""
         return bool(re.search(r"\btoo\s+long\s+for\s+(?:a\s+|the\s+)?$",
                               self.unit_text[max(self.s.start, m.start - 30):m.start], re.I))
+
+    def _carried_lead(self, models: list[TermTok]) -> bool:
+        """'A 10 h job at 4× is long. It leads with SPOT': the job of the sentence
+        before, and the model it leads with at its requested width."""
+        assert self.carried is not None
+        m = _PRONOUN_LEAD.match(self.s.text)
+        model = next((t for t in models if m and t.start >= self.s.start + m.end()), None)
+        if model is None:
+            return False
+        name = model.term[1] if model.term[0] == "model" else model.term[1][2]
+        if not name:
+            return False
+        hours, width0 = self.carried
+        self.add("consequence", (hours, width0, width0, "lead", name), model.start, model.end,
+                 self.negated_before(model.start), topic="derived length")
+        self.request = self.carried
+        return True
 
     def _carried_example(self, classes: list[Token], durations: list[Token]) -> bool:
         """'A 1 h job at 8×: at 8× it is short; at 2× (4 h) short': the job of the

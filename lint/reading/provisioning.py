@@ -20,6 +20,8 @@ _HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|
 _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
                              r"one|shape|rung|machine\s+type|kind|option)s?\b", re.I)
 
+_MAY_BE = re.compile(r"\b(?:can|may|could|might|cannot|can't|is\s+allowed\s+to|never)\s+"
+                     r"(?:also\s+)?be\b(?!\s+(?:tried|used|picked|walked|reached)\b)", re.I)
 _THE_ONLY_BEFORE = re.compile(r"\bthe\s+only\s+\W{0,2}$", re.I)
 _LIVES_ON = re.compile(r"\W{0,2}\s*(?:rungs?|machines?|vms?|capacity|options?|shapes?)?\s*"
                        r"(?:are|is|live|lives|sit|sits|exist|exists|appear|appears)\s+"
@@ -46,7 +48,10 @@ class ProvisioningReading(ReaderBase):
                 return
         if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
             return
-        if self.length_class(self.s.start) or (self.kinds("first") and not self.kinds("only")):
+        if (self.length_class(self.s.start) and not _MAY_BE.search(self.s.text)) or \
+                (self.kinds("first") and not self.kinds("only")):
+            # "long jobs on the A100 family lead with FLEX_START" is a lead; "for the
+            # H100 family that model can be STANDARD whenever the job is long" is not
             return
         if PRICE.search(self.s.text):
             return  # "H100: $2.25 spot vs $7.50 on-demand" is a price list, not a policy
