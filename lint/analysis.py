@@ -15,7 +15,7 @@ from lint.document import Document, Unit
 from lint.facts import Facts
 from lint.lexicon import Lexicon
 from lint.propositions import Prop, Verdict, judge
-from lint.reading.cues import EVERY_FAMILY, EVERY_INTENT
+from lint.reading.cues import COND, EVERY_FAMILY, EVERY_INTENT
 
 _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
                       r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
@@ -526,8 +526,12 @@ class Engine:
             props: list[Prop] = []
             if word:
                 flip = word in ("no", "nope", "wrong")
+                # "If a 30 h job at 8× degrades to 1×, does it get FLEX_START? No.": the
+                # answer is about the main question, not its condition
+                cond = COND.match(body)
+                asked = body[cond.end():] if cond else body
                 props = [Prop(p.kind, p.args, p.negated != flip, 0, 0, p.topic)
-                         for p in self._read_text(body, lexicon, a.unit.heading)]
+                         for p in self._read_text(asked, lexicon, a.unit.heading)]
             pronoun = re.match(r"(?:it|they|that|this)(?:'s|'re|\s+is|\s+are)\b", rest, re.I)
             if word and rest and pronoun:
                 # "Is 8x opt-in? No, it's the top of the ladder": the answer is a

@@ -24,8 +24,8 @@ Term = tuple[str, Any]
 @dataclass(frozen=True)
 class Prop:
     kind: str  # order | first | last | chain | skip | permits | only | lead | class-order |
-    #            class-last | threshold | subset | flex-max | min-width | reach | in-auto |
-    #            lead-at | consequence | verdict | critic-threshold | parallel
+    #            class-next | class-last | threshold | subset | flex-max | min-width | reach |
+    #            in-auto | lead-at | consequence | verdict | critic-threshold | parallel
     args: tuple[Any, ...]
     negated: bool = False
     start: int = 0  # span in the unit text, for the finding's column
@@ -87,6 +87,7 @@ _DESCRIBE = {
     "only": lambda p: f"{p.args[0]} is {'/'.join(p.args[1])}-only",
     "lead": lambda p: f"{p.args[0]} jobs lead with {p.args[1]}",
     "class-order": lambda p: f"{p.args[0]} jobs {' → '.join(p.args[1])}",
+    "class-next": lambda p: f"{p.args[0]} jobs {p.args[1]} straight to {p.args[2]}",
     "class-last": lambda p: f"{p.args[0]} jobs end with {p.args[1]}",
     "class-offers": lambda p: f"{p.args[0]} jobs may use {p.args[1]}",
     "threshold": lambda p: f"short means under {p.args[0]:g} h",
@@ -343,6 +344,14 @@ def _class_order(p: Prop, facts: Facts):
     return holds, f"{kind} jobs {' → '.join(order)}", ()
 
 
+def _class_next(p: Prop, facts: Facts):
+    kind, first, then = p.args  # "for long jobs, SPOT comes right after FLEX_START"
+    order = facts.class_order(kind)
+    if first not in order or then not in order:
+        return None, "", ()
+    return order.index(then) == order.index(first) + 1, f"{kind} jobs {' → '.join(order)}", ()
+
+
 def _class_last(p: Prop, facts: Facts):
     kind, model = p.args
     order = facts.class_order(kind)
@@ -555,7 +564,8 @@ _JUDGES = {
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "last": _last, "permits": _permits, "only": _only, "lead": _lead,
-    "class-order": _class_order, "class-last": _class_last, "class-offers": _class_offers,
+    "class-order": _class_order, "class-next": _class_next, "class-last": _class_last,
+    "class-offers": _class_offers,
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
     "floor": _floor,

@@ -35,7 +35,7 @@ def canonical(p: Prop, facts: Facts) -> str:
         family = p.args[0]
         allowed = facts.provisioning(family)
         return f"`{facts.family_label(family)}` is {'/'.join(allowed)}-only."
-    if kind in ("lead", "class-order", "class-last", "class-offers"):
+    if kind in ("lead", "class-order", "class-next", "class-last", "class-offers"):
         cls = p.args[0]
         return f"{cls.capitalize()} jobs: {' → '.join(facts.class_order(cls))}."
     if kind == "lead-at":

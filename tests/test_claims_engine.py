@@ -267,6 +267,28 @@ FOLLOWS = [
     ("## Compute backends\n\n```text\nCLAUDE.md:4:3: RunPod → GCP on capacity misses.\n"
      "    order: RunPod before GCP\n```", False, False),
     ("## Compute backends\n\n```python\norder = 'runpod: gcp, slurm'\n```", False, False),
+    # a leading cue's objects each take the cue they follow; a colon ends them
+    ("## Compute backends\n\nAfter the narrowest GCP rungs and before RunPod: `campus-a100` "
+     "first, then `campus-preempt`.", False, True),
+    ("## Compute backends\n\nAfter RunPod and before GCP: the SLURM lanes.", True, True),
+    # a condition names a wish, not the ladder; "only exists for", "also has"
+    ("## Compute backends\n\nIf you were hoping for on-demand H100s: sorry, the "
+     "`a3-highgpu` rungs are spot or flex-start only. On-demand only exists for the A100 "
+     "machines.", False, False),
+    ("## Compute backends\n\nOn-demand only exists for the H100 machines.", True, True),
+    ("## Compute backends\n\nBoth families accept SPOT and flex-start; only the A100 family "
+     "also has regular VMs.", False, False),
+    ("> Historical: ladder v0 kept 8× as explicit-intent-only, not in the auto-ladder. That "
+     "is no longer true.", False, False),
+    # a "No" answers the question, not its condition
+    ("## Compute backends\n\n**If a 30 h job at 8× degrades to 1×, does it get "
+     "FLEX_START?**\nNo. It would run 240 h at 1×, past the 168 h limit.", False, False),
+    # pairs ordered by cues are not a list in the order written
+    ("## Compute backends\n\nFor long jobs, SPOT comes after STANDARD, and FLEX_START comes "
+     "ahead of both.", False, False),
+    ("## Compute backends\n\nFor long jobs, spot comes right after flex-start.", True, True),
+    ("## Compute backends\n\nFor long jobs, on-demand comes right after flex-start.",
+     False, False),
 ]
 
 
@@ -513,6 +535,8 @@ CRITIC_PARALLEL = [
     ("`CUDA_VISIBLE_DEVICES=0,1,2,3 python x.py` keeps all four GPUs busy.", True),
     ("A `CUDA_VISIBLE_DEVICES` loop counts as parallel even without `&` and `wait`.", True),
     ("A `CUDA_VISIBLE_DEVICES` loop with `&` and `wait` counts as parallel.", False),
+    ("- Earlier drafts listed under-saturated as a warning. It never was one: under-saturated "
+     "makes a REVISE.", False),
 ]
 
 

@@ -148,7 +148,12 @@ class LengthReading(ReaderBase):
             return
         firsts = [t for t in self.tokens if t.kind == "first" and start <= t.start < end]
         lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
-        has_chain = len(names) > 1 and bool(STRONG_THEN.search(seg) or re.search(r"[,|]", seg))
+        # "SPOT comes after STANDARD, and FLEX_START comes ahead of both" orders
+        # pairs (read_before_after's), not a list in the order written
+        cued = any(t.kind in ("before", "after") and start <= t.start < end
+                   for t in self.tokens) and not STRONG_THEN.search(seg)
+        has_chain = len(names) > 1 and not cued and bool(STRONG_THEN.search(seg) or
+                                                         re.search(r"[,|]", seg))
         # a negation after the last model ("… so they don't get preempted") is not
         # about the lead
         negated = self.negated_before(models[-1].end, since=start)

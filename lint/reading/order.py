@@ -232,7 +232,11 @@ class OrderReading(ReaderBase):
                     break
                 a, b = (subject, obj) if (cue.kind == "before") != fronted else (obj, subject)
                 self._order(a.term, b.term, subject.start, obj.end, negated, kind)
-                if tight and a.term[0] == b.term[0]:
+                if tight and a.term[0] == b.term[0] == "model" and kind:
+                    # "for long jobs, spot comes right after flex-start"
+                    self.add("class-next", (kind, a.term[1], b.term[1]), subject.start,
+                             obj.end, negated, topic="length-aware order")
+                elif tight and a.term[0] == b.term[0]:
                     self.add("skip", (a.term, b.term), subject.start, obj.end, negated,
                              topic="order")
 
@@ -449,6 +453,11 @@ class OrderReading(ReaderBase):
         """Where a cue's objects end: at a clause joint followed by a term with
         its own predicate (", and RunPod only after that", ", but the SLURM lanes
         come later"): that term is the next clause's subject, not an object."""
+        colon = re.compile(r"[:;]").search(self.s.text, start - self.s.start, stop - self.s.start)
+        if colon and any(start <= t.start < self.s.start + colon.start() for t in ords):
+            # "after the narrowest GCP rungs and before RunPod: campus-a100 first": the
+            # colon ends the cue's objects (a colon right after the cue lists them)
+            stop = self.s.start + colon.start()
         for joint in CLAUSE_JOINT.finditer(self.s.text, start - self.s.start,
                                            stop - self.s.start):
             if _CONSEQUENCE.match(joint.group(0)):
@@ -546,10 +555,15 @@ class OrderReading(ReaderBase):
         if not objects or not subjects:
             return
         subject = subjects[0]
+        cues = [t for t in self.tokens if t.kind in ("before", "after") and
+                cue.start <= t.start < cut]
         for obj in objects:
             if obj.term == subject.term:
                 continue
-            a, b = (subject, obj) if cue.kind == "before" else (obj, subject)
+            # "After the GCP rungs and before RunPod: campus-a100": each object
+            # takes the cue it follows
+            kind = next((c.kind for c in reversed(cues) if c.end <= obj.start), cue.kind)
+            a, b = (subject, obj) if kind == "before" else (obj, subject)
             self.add("order", (a.term, b.term), obj.start, subject.end, negated, topic="order")
 
     # -- order: first / last --

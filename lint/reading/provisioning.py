@@ -15,7 +15,7 @@ _DENIED_TAIL = re.compile(r"(?:[,;]|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|n
 # can appear": the model is the family's alone
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|an?\s+)?\W{0,2}$", re.I)
 _HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|shapes?|"
-                        r"types?)?\s*(?:has|have|offers?|gets?|allows?|supports?|"
+                        r"types?)?\s*(?:also\s+)?(?:has|have|offers?|gets?|allows?|supports?|"
                         r"can\s+(?:use|run\s+on|be)|is\s+allowed|are\s+allowed)\b", re.I)
 _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
                              r"one|shape|rung|machine\s+type|kind|option)s?\b", re.I)
@@ -32,9 +32,12 @@ class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
 
     def read_provisioning(self) -> None:
+        # "If you were hoping for on-demand H100s: sorry, …": the condition names
+        # what the reader wished for, not what the ladder allows
+        main = self._main_start()
         fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
-                (t.term[0] == "family" or t.term[1][0])]
-        models = [t for t in self.terms if t.term[0] == "model"]
+                (t.term[0] == "family" or t.term[1][0]) and t.start >= main]
+        models = [t for t in self.terms if t.term[0] == "model" and t.start >= main]
         if not fams and self.s.context and not self.procedural:
             every_model = re.search(r"\ball\s+(?:three|the|\d+)?\s*(?:provisioning\s+)?"
                                     r"(?:models|capacity\s+types|tiers)\b", self.s.text, re.I)
@@ -168,7 +171,8 @@ class ProvisioningReading(ReaderBase):
                                                          models[0].start)) and \
                 _LIVES_ON.match(self.text(models[-1].end, fam.start))
             if not the_only and not re.search(
-                    r"\bonly\s+(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
+                    r"\bonly\s+(?:(?:exists?|lives?|appears?|available|offered|allowed)\s+)?"
+                    r"(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
                     + re.escape(self.text(fam.start, fam.end))
                     + r"\W+(?:\w+\s+){0,2}only\b", near, re.I):
                 return False
