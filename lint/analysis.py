@@ -22,7 +22,7 @@ _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:
                       r"failing\s+that)|(finally|last(?:ly)?|as\s+a\s+last\s+resort))\b", re.I)
 # Ladder sentences that name no entity token: "widths are 1, 2, 4, 6 and 8",
 # "the wide rungs are opt-in".
-_WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.\n]{0,40}?\d+\s*(?:,|→|->)\s*\d+|"
+_WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.]{0,40}?\d+\s*(?:,|→|->)\s*\d+|"
                          r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
 _ORDER_LEAD = re.compile(r"(?:\border\b|\bsequence\b|\bin\s+turn\b|\bdown\s+(?:this|the)\s+"
                          r"list\b|\b(?:walks?|tries|visits?)\s+them\b|\bone\s+by\s+one\b|"
@@ -59,7 +59,14 @@ def _ordinal_of(text: str) -> int | None:
     return 2 if word in ("last", "final") else 1
 
 
-_RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer|not\s+the\s+case|"
+_EVERYTHING_ELSE = re.compile(r"^\W*(?:and\s+)?(?:everything|anything|any\s+job|every\s+job|"
+                              r"all)\s+(?:else|other\s+jobs?|longer|shorter)\b|^\W*the\s+rest\b",
+                              re.I)
+# "X; that is no longer true" retracts X; "…; it is no longer the final rung" says more
+_RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer\s+(?:true|"
+                       r"the\s+case|holds?|applies|accurate|correct|right|valid)\b|"
+                       r"no\s+longer\W*$|"
+                       r"not\s+the\s+case|"
                        r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)|"
                        r"^[^.]{0,60}\b(?:reversed|overturned|undid|superseded|retired)\s+"
                        r"(?:it|that|this)\b", re.I)
@@ -217,6 +224,14 @@ class Engine:
                 from lint import critic_reading
 
                 sentence.props += critic_reading.read(reader, unit)
+            if out and _EVERYTHING_ELSE.match(sentence.text):
+                # "Jobs shorter than three hours are short; everything else is long":
+                # the subset before is the whole class, so it states the threshold
+                for p in list(out[-1].props):
+                    if p.kind == "subset" and not p.negated and (p.args[0], p.args[2]) in (
+                            ("under", "short"), ("over", "long")):
+                        out[-1].props.append(Prop("threshold", (p.args[1],), False, p.start,
+                                                  p.end, "length threshold", p.fix_spans))
             if out and _RETRACTS.match(sentence.text):
                 # "X; that is no longer the case." makes X history
                 out[-1].sentence.history = True
@@ -560,9 +575,11 @@ class Engine:
                     joined = f"{body[how_long.end():]} at most {rest}"
                 props += [p for p in self._read_text(joined, lexicon, a.unit.heading)
                           if (p.kind, p.args) not in alone]
+            # the answer's first character, not the line break before it
+            said = a.unit.text[a.sentence.start:a.sentence.end]
+            start = a.sentence.start + len(said) - len(said.lstrip(" \t\n*_"))
             for p in props:
-                a.props.append(Prop(p.kind, p.args, p.negated, a.sentence.start,
-                                    a.sentence.end, p.topic))
+                a.props.append(Prop(p.kind, p.args, p.negated, start, a.sentence.end, p.topic))
 
     def _read_text(self, text: str, lexicon: Lexicon, heading: str) -> list[Prop]:
         sentence = reading.tag_sentence(lexicon, text, 0, len(text))

@@ -289,6 +289,30 @@ FOLLOWS = [
     ("## Compute backends\n\nFor long jobs, spot comes right after flex-start.", True, True),
     ("## Compute backends\n\nFor long jobs, on-demand comes right after flex-start.",
      False, False),
+    # "it is no longer the final rung" says more; it does not retract
+    ("## Compute backends\n\n- **Changed:** RunPod now sits between GCP and SLURM; it is no "
+     "longer the final rung.", True, True),
+    ("## Compute backends\n\nRunPod went between GCP and SLURM. That is no longer true.",
+     False, False),
+    # the subset before "everything else is long" is the whole class
+    ("## Compute backends\n\nJobs shorter than three hours are short; everything else is "
+     "long.", True, True),
+    ("## Compute backends\n\nJobs shorter than four hours are short; everything else is "
+     "long.", False, True),
+    # "aren't there" is a miss; "width-4" is a width; "from 4× to 1×"
+    ("## Compute backends\n\nIf the 8-GPU boxes aren't there, it drops straight to 2× and "
+     "then 1×.", True, True),
+    ("## Compute backends\n\nIf the 4-GPU boxes aren't there, it drops to 2× and then 1×.",
+     False, False),
+    ("## Compute backends\n\nA width-4 request that misses goes straight from 4× to 1×.",
+     True, True),
+    ("## Compute backends\n\nA width-4 request that misses goes straight from 4× to 2×.",
+     False, False),
+    # a question's answer completes it, on the answer's own line
+    ("## FAQ\n\n**What widths can I ask for?**\n1, 2, 4, 8 or 16.", True, True),
+    ("## FAQ\n\n**What widths can I ask for?**\n1, 2, 4 or 8.", False, True),
+    ("## FAQ\n\n**Can I ask for sixteen GPUs?**\nYes. A 16× request is walked as 16× → 8× "
+     "→ 4× → 2× → 1×.", True, True),
 ]
 
 

@@ -16,6 +16,8 @@ from lint.reading.sentence import Sentence, TermTok, terms
 _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land)\s+"
                              r"(?:any\s+|enough\s+|a\s+)?(?:capacity|gpus?|slot|machines?|"
                              r"room)\b|"
+                             # "if the 8-GPU boxes aren't there/available, …": a miss
+                             r"\s+(?:there|available|free|in\s+stock|to\s+be\s+had)\b\s*[,;]|"
                              # "if DWS can't deliver, …": a provider that has nothing
                              r"\s+(?:deliver|provide|supply|serve|allocate|schedule)\b"
                              r"(?:\s+(?:it|them|one|any|capacity|the\s+\w+))?\s*[,;]?", re.I)

@@ -72,7 +72,7 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"\b(?:jobs?|runs?|phases?)\b[^.;]{0,30}\b(?:are|is)\s+(?:short|long)\b",
                            re.I)
 WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"
-                         r"\bfalls?\s+back|"
+                         r"\bfalls?\s+back|\bdrops?\s+(?:straight\s+|down\s+)?to\b|\bsteps?\s+down\b|"
                           r"\bladder\b|\bre-?shard\w*|\bhalv\w*", re.I)
 CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
                           r"requests?)\b", re.I)

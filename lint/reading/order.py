@@ -242,6 +242,7 @@ class OrderReading(ReaderBase):
 
     _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable|"
                   r"sold\s+out|gone|taken)|"
+                  r"(?:is|are)(?:\s+not|n[’']t)\s+(?:there|available|free|in\s+stock)|"
                   r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
                   r"(?:fails?|runs?\s+out|ran\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
 
@@ -285,7 +286,7 @@ class OrderReading(ReaderBase):
             # "…, an 8-GPU request goes straight to a2-ultragpu-1g": the destination
             # is what follows the verb of moving, not the request's own width
             dest = re.search(r"\b(?:goes|go|falls?|drops?|moves?|jumps?|steps?|retries|"
-                             r"tries|lands?|degrades?)\b(?:(?:\s+\w+){0,2}?\s+(?:to|on|at)\b)?",
+                             r"tries|lands?|degrades?)\b(?:(?:\s+[\w×]+){0,3}?\s+(?:to|on|at)\b)?",
                              rest, re.I)
             after = [t for t in main if dest and t.start >= cut + dest.end()]
             if after:

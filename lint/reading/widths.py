@@ -74,12 +74,14 @@ class WidthReading(ReaderBase):
             self._floor()
             return
         widths = [t for t in self.terms if self._term_width(t) is not None]
-        if not widths and not MIN_CUE.search(self.s.text):
+        # a cue in an aside ("the width-1 (or minimum-width) ladder") claims nothing
+        cue = next((m for m in MIN_CUE.finditer(self.s.text)
+                    if not re.search(r"\([^)]*$", self.s.text[:m.start()])), None)
+        if not widths and not cue:
             return
         for it in intents:
             near = sorted(widths, key=lambda w: abs(w.start - it.start))[:1]
             text = self.s.text
-            cue = MIN_CUE.search(text)
             if not near and not cue:
                 continue
             if cue and not widths:
@@ -108,7 +110,10 @@ class WidthReading(ReaderBase):
                 else:
                     self.add("min-width", (it.value, width), w.start, w.end, negated,
                              topic="minimum width", fix=((w.start, w.end, ""),))
-            elif REACH_CUE.search(text):
+            elif (reach := REACH_CUE.search(text)) and (
+                    intents is named or self.s.start + reach.start() > it.start):
+                # a quantifier comes before its verb: "every intent can run at 1×",
+                # not "a width-1 request …, and the ladder of every intent is pinned"
                 later = [t for t in widths if t.start > it.start] or near
                 w = min(later, key=lambda t: self._term_width(t) or 99)
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
@@ -195,7 +200,7 @@ class WidthReading(ReaderBase):
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
         listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?"
                            r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
-                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of)\s*\[?((?:\d+\s*[×x]?\s*"
+                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for)\s*\[?((?:\d+\s*[×x]?\s*"
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
         if not listed and bare:
             listed = bare  # "### Allowed widths" over "1, 2, 4, 8 and 16 GPUs."
