@@ -20,8 +20,8 @@ _THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthresho
 _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardless\s+of\s+"
                            r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
                            r"small)|any\s+amount\s+of\s+work", re.I)
-_TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert)\w*\b"
-                    r"[^.;]{0,40}\b(?:into|to)\s+\W{0,2}$", re.I)
+_TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert|promot|demot|"
+                    r"rais)\w*\b[^.;]{0,40}\b(?:into|to)\s+\W{0,2}$", re.I)
 _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?)?"  # "… at width 1 is below …"
                        r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
                        r"(below|under|above|over|past)\s+the\s+(?:widening\s+)?threshold", re.I)
@@ -165,7 +165,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if narrow:
         props += _narrow_conditions(reader, narrow[0])
     elif not rules and re.search(r"\bshardable\s+axis", s.text, re.I) and \
-            re.search(r"\bwiden|\bnarrow|\bREVISE", s.text, re.I):
+            re.search(r"\bwiden|\bnarrow|\bREVISE", f"{s.text} {unit.heading}", re.I):
         # "The shardable axis needs at least 8 shards before the critic asks you to
         # widen": needlessly-narrow's condition, the rule described, not named
         from types import SimpleNamespace
@@ -213,6 +213,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                     reader.text(s.start, launcher.start)))
             props.append(Prop("parallel", claimed, negated, launcher.start,
                               launcher.end, "parallel work"))
+            if cue < launcher.start and re.fullmatch(r"\w*\s*(?:work|launch\w*|launchers)?\s*"
+                                                      r"[:=—-]\s*", reader.unit_text[
+                                                          cue:launcher.start], re.I):
+                # "Parallel: torchrun, accelerate launch, deepspeed, device_map=auto": a
+                # key and the launchers it lists
+                props += [Prop("parallel", (t.value, written(reader.unit_text, t)), negated,
+                               t.start, t.end, "parallel work") for t in launchers[1:]]
             if not negated and _ONLY_BEFORE.search(reader.text(reader._main_start(),
                                                                 launcher.start)):
                 props += _only_these(reader, [t for t in launchers if t.start < cue])

@@ -281,6 +281,15 @@ class Lexicon:
                                     # "`short_threshold_hours` is 8"
                                     rf"(?<=\s)(?:{spelled})`?\s*(?:[:=]|\s(?:is|are)\s)\s*"
                                     rf"{_NUMBER}(?!\w|\.\d)"]))
+        # a key changed in a changelog: "`short_threshold_hours` raised from 4 to 5"
+        # states today's value, the one after "to"
+        def last_number(text: str) -> float:
+            return float(re.findall(_NUMBER, text)[-1])
+
+        choices.append((last_number, [
+            rf"(?<=\s)(?:{unit_re['hours']})`?\s+(?:was\s+|is\s+|has\s+been\s+)?"
+            rf"(?:raised|lowered|bumped|increased|decreased|changed|moved|set|cut|dropped)\s+"
+            rf"(?:from\s+{_NUMBER}\s*(?:{unit_re['hours']})?\s+)?to\s+{_NUMBER}(?!\w|\.\d)"]))
         # "a fortnight", "a quarter of a day"
         choices.append((336.0, [r"(?:a\s+)?fortnight(?:[- ]long)?(?![\w-])"]))
         choices.append((6.0, [r"(?:a\s+)?quarter\s+of\s+a\s+day(?![\w-])"]))

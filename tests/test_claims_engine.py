@@ -313,6 +313,18 @@ FOLLOWS = [
     ("## FAQ\n\n**What widths can I ask for?**\n1, 2, 4 or 8.", False, True),
     ("## FAQ\n\n**Can I ask for sixteen GPUs?**\nYes. A 16× request is walked as 16× → 8× "
      "→ 4× → 2× → 1×.", True, True),
+    # a closed aside ends no clause
+    ("## Compute backends\n\nRegular (on-demand) VMs are available for every family on the "
+     "ladder.", True, True),
+    ("## H100 capacity\n\nIf spot and flex are both gone, the H100 nodes can still run "
+     "on-demand.", True, True),
+    # a changelog's "raised from A to B" states B
+    ("## Config changes\n\n- `short_threshold_hours` raised from 4 to 5.", True, True),
+    ("## Config changes\n\n- `short_threshold_hours` raised from 3 to 4.", False, True),
+    ("## Config changes\n\n- `eval-70b` minimum width raised to 4.", True, True),
+    ("## Config changes\n\n- `eval-70b` minimum width raised from 1 to 2.", False, False),
+    # "any more" states today's state, negated
+    ("## Compute backends\n\nRunPod is not the last rung any more.", True, True),
 ]
 
 
@@ -561,6 +573,11 @@ CRITIC_PARALLEL = [
     ("A `CUDA_VISIBLE_DEVICES` loop with `&` and `wait` counts as parallel.", False),
     ("- Earlier drafts listed under-saturated as a warning. It never was one: under-saturated "
      "makes a REVISE.", False),
+    ("- `unwaited-background` promoted from warning to REVISE.", True),
+    ("- `under-saturated` promoted from warning to REVISE.", False),
+    # a key and the launchers it lists
+    ("- Parallel: `torchrun`, `accelerate launch`, `deepspeed`, `device_map=auto`.", True),
+    ("- Parallel: `torchrun`, `accelerate launch`, `deepspeed`.", False),
 ]
 
 

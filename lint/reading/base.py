@@ -79,7 +79,9 @@ class ReaderBase:
         head = self.s.text[:max(0, position - self.s.start)]
         cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "),
                   head.rfind(" | "))
-        joint = list(CLAUSE_JOINT.finditer(head))
+        # an aside that has closed ("Regular (on-demand) VMs are …") ends no clause
+        joint = [j for j in CLAUSE_JOINT.finditer(head)
+                 if not (j.group(0).endswith("(") and ")" in head[j.end():])]
         if joint:
             cut = max(cut, joint[-1].start())
         return max(floor, self.s.start + cut + 1) if cut >= 0 else floor

@@ -21,7 +21,8 @@ DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b
 # a config key read as words ("short_threshold_hours: 4"); not an environment
 # variable ("CUDA_VISIBLE_DEVICES=0,1"), which is all capitals
 KEY_WORDS = re.compile(r"^\W{0,4}(?!(?-i:[A-Z0-9_]+)\b)[a-z0-9]+(?:_[a-z0-9]+)+"
-                       r"(?=`?\s*(?:[:=]|is\b|are\b))", re.I)
+                       r"(?=`?\s*(?:[:=]|is\b|are\b|(?:was\s+|has\s+been\s+)?(?:raised|lowered|"
+                       r"bumped|increased|decreased|changed|moved|set|cut|dropped)\b))", re.I)
 ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
 STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"

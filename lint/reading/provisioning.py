@@ -146,10 +146,16 @@ class ProvisioningReading(ReaderBase):
         # the models in its clause: "SPOT is allowed on both families", "both
         # families can be requested on-demand"
         for name in dict.fromkeys(t.term[1] for t in models
-                                  if self.clause_start(t.start) == clause):
+                                  if self.clause_start(self._outside_aside(t.start)) == clause):
             for family in self.facts.families_in_order():
                 self.add("permits", (family, name), self.s.start + every.start(),
                          self.s.start + every.end(), negated, topic="provisioning")
+
+    def _outside_aside(self, at: int) -> int:
+        """Where the bracketed aside holding `at` opens ("Regular (on-demand) VMs"
+        names its model in one), else `at`."""
+        m = re.search(r"\([^()]*$", self.text(self.s.start, at))
+        return self.s.start + m.start() if m else at
 
     def _machine_type(self, t: TermTok) -> bool:
         """Written as one of the config's machine types ('a3-highgpu-8g')."""

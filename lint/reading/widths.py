@@ -85,7 +85,8 @@ class WidthReading(ReaderBase):
             if not near and not cue:
                 continue
             if cue and not widths:
-                bare = re.search(r"(?:\bis|:|=|\bof|^)\s*(\d)\b(?![.,]\d)", text[cue.end():])
+                # "minimum width is 2", "minimum width raised to 4" (today's value)
+                bare = re.search(r"(?:\bis|:|=|\bof|^|\bto)\s*(\d)\b(?![.,]\d)", text[cue.end():])
                 if bare:
                     at = self.s.start + cue.end() + bare.start(1)
                     self.add("min-width", (it.value, int(bare.group(1))), at, at + 1,
