@@ -16,6 +16,7 @@ from lint.facts import Facts
 from lint.lexicon import Lexicon
 from lint.propositions import Prop, Verdict, judge
 from lint.reading.cues import COND, EVERY_FAMILY, EVERY_INTENT
+from lint.reading.lengths import heading_class
 
 _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:ly)?|third(?:ly)?|"
                       r"fourth|then|next|after\s+that|afterwards|if\s+that\s+(?:misses|fails)|"
@@ -321,6 +322,8 @@ class Engine:
         so does a bullet list that its lead-in says is in order."""
         if not items or not (items[0][0].ordered or led):
             return
+        if self._model_list(items):
+            return
         heads: list[tuple[Reading, reading.TermTok]] = []
         seen_items = set()
         for unit, unit_readings in items:
@@ -339,6 +342,25 @@ class Engine:
                 not any(r.sentence.context for r, _ in heads):
             return
         self._chain_props(heads, adjacent=True)
+
+    def _model_list(self, items: list[tuple[Unit, list[Reading]]]) -> bool:
+        """'### Provisioning order for a long job' over '1. FLEX_START 2. SPOT
+        3. STANDARD': a numbered list of models is that class's order."""
+        kind = heading_class(items[0][0].heading)
+        models: list[tuple[Reading, reading.TermTok]] = []
+        for _unit, unit_readings in items:
+            r = unit_readings[0] if unit_readings else None
+            named = [t for t in reading.terms(r.sentence) if t.term[0] == "model"] if r else []
+            if not named or r.sentence.history or r.sentence.procedural:
+                return False
+            models.append((r, named[0]))
+        if kind is None or len(models) < 2:
+            return False
+        names = tuple(dict.fromkeys(t.term[1] for _, t in models))
+        last, term = models[-1]
+        last.props.append(Prop("class-order", (kind, names), False, term.start, term.end,
+                               "length-aware lead"))
+        return True
 
     def _table(self, rows: list[tuple[Unit, list[Reading]]], lexicon: Lexicon) -> None:
         header = next((u for u, _ in rows if u.header), None)
@@ -433,7 +455,7 @@ class Engine:
         for index, cell in enumerate(header.cells):
             tokens = lexicon.tag(cell)
             models = [t for t in tokens if t.kind == "model"]
-            if len(models) == 1:
+            if len({t.value for t in models}) == 1:  # "DWS flex-start" names one model twice
                 roles[index] = ("model", models[0].value)
             elif re.search(r"\bauto", cell, re.I):
                 roles[index] = ("auto", None)

@@ -325,6 +325,25 @@ FOLLOWS = [
     ("## Config changes\n\n- `eval-70b` minimum width raised from 1 to 2.", False, False),
     # "any more" states today's state, negated
     ("## Compute backends\n\nRunPod is not the last rung any more.", True, True),
+    # a lane table row: lane after lane
+    ("| Lane | Partition | Tried |\n|---|---|---|\n| campus-a100 | gpu | only after "
+     "campus-preempt misses |", True, False),
+    # a header cell naming one model twice ("DWS flex-start") is that model's column
+    ("## Compute backends\n\n| Family | Spot | DWS flex-start | On-demand |\n|---|---|---|---|"
+     "\n| A100 80GB (`a2-ultragpu`) | yes | no | yes |", True, True),
+    # a numbered list of models under a class's order heading
+    ("### Provisioning order for a long job (one width)\n\n1. FLEX_START\n2. SPOT\n"
+     "3. STANDARD", True, True),
+    ("### Provisioning order for a long job (one width)\n\n1. FLEX_START\n2. STANDARD\n"
+     "3. SPOT", False, False),
+    # an intent's chain reaches its last width
+    ("## Compute backends\n\nThe `eval-70b` chain is 8× → 4× → 2× → 1×.", True, True),
+    ("## Compute backends\n\nThe `eval-70b` chain is 4× → 2×.", False, False),
+    # a worked example in shorthand, and "the 1× rungs still offer FLEX_START"
+    ("## Compute backends\n\n- 18 h at 4× degraded to 1× = 72 h: no FLEX_START rung at 1×.",
+     True, False),
+    ("## Compute backends\n\nA 25 h job at 8× that ends up on 1× runs 200 h there, and the 1× "
+     "rungs still offer FLEX_START.", True, True),
 ]
 
 

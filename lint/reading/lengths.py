@@ -34,10 +34,20 @@ _HEADING_CLASS = re.compile(r"^\W*(short|long)(?:[- ](?:running|lived))?\s+(?:jo
                             r"phases?|work)\s*(?:\([^)]*\))?\W*$", re.I)
 
 
-def _heading_class(heading: str) -> str | None:
-    """'short' or 'long' when the heading is just a length class ("### Long jobs")."""
-    m = _HEADING_CLASS.match(heading)
-    return m.group(1).lower() if m else None
+# "### Provisioning order for a long job (one width)", "## Long-job order"
+_HEADING_CLASS_ORDER = re.compile(r"\b(?:order|ladder|sequence|fallbacks?|priority)\b[^()]*?\b"
+                                  r"(?:for|of)\s+(?:an?\s+|all\s+)?(short|long)[- ]?(?:running\s+)?"
+                                  r"(?:jobs?|runs?|phases?)\b|^\W*(short|long)[- ]jobs?\s+"
+                                  r"(?:order|ladder|sequence|fallbacks?)\b", re.I)
+
+
+def heading_class(heading: str) -> str | None:
+    """'short' or 'long' when the heading is just a length class ("### Long jobs")
+    or the order of one ("### Provisioning order for a long job")."""
+    m = _HEADING_CLASS.match(heading) or _HEADING_CLASS_ORDER.search(heading)
+    if not m or len(re.findall(r"\b(?:short|long)\b", heading, re.I)) != 1:
+        return None
+    return next(g for g in m.groups() if g).lower()
 
 
 class LengthReading(ReaderBase):
@@ -95,7 +105,7 @@ class LengthReading(ReaderBase):
                 self._read_lead(kind, models, self.s.start, self.s.end)
             return
         if not classes and not durations:
-            kind = _heading_class(self.heading)
+            kind = heading_class(self.heading)
             if kind:
                 # "### Long jobs" over "FLEX_START → SPOT → STANDARD.": the heading
                 # names the class its section is about, and a chain of models under
@@ -323,7 +333,10 @@ class LengthReading(ReaderBase):
         widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
                   self._term_width(t) is not None]
         if not widths or not re.search(r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|"
-                                       r"work(?:loads?)?|tasks?)\b", self.s.text, re.I):
+                                       r"work(?:loads?)?|tasks?|evals?|trainings?|sweeps?)\b|"
+                                       # "18 h at 8× degraded to 1× = 144 h" (not a row)
+                                       r"^\W*\d+(?:\.\d+)?\s*h\w*\s+(?:at|on)\s+\d+\s*[×x](?!.*\|)",
+                                       self.s.text, re.I):
             return False
         d = durations[0]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
@@ -396,8 +409,8 @@ class LengthReading(ReaderBase):
                              self.negated_before(m2.start), topic="derived length")
             elif name:
                 denied = self.negated_before(m.start) or self._too_long_for(m)
-                if denied or re.search(r"\b(?:offered|available|allowed|eligible|gets?|keeps?|"
-                                       r"has|have|fits?)\b", self.s.text, re.I):
+                if denied or re.search(r"\b(?:offered|offers?|available|allowed|eligible|gets?|"
+                                       r"keeps?|has|have|fits?)\b", self.s.text, re.I):
                     self.add("consequence", (d.value, width0, at, "offers", name), m.start,
                              m.end, denied, topic="derived length")
                     read = True

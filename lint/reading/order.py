@@ -356,6 +356,14 @@ class OrderReading(ReaderBase):
         named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
         if not subjects or not named:
             return
+        if lanes and not [t for t in self.terms if t.term[0] == "backend" and t.end <= at] \
+                and all(t.term[0] == "lane" for t in named):
+            # "| campus-a100 | only after campus-preempt misses |": lane after lane
+            for t in named:
+                if t.term != lanes[-1].term:
+                    self.add("order", (t.term, lanes[-1].term), lanes[-1].start,
+                             lanes[-1].end, self.negated_before(at), topic="order")
+            return
         x = subjects[-1]
         stages = {"gcp" if t.term[0] in ("width", "family", "rung") else
                   "slurm" if t.term[0] == "lane" else t.term[1] for t in named} - {x.term[1]}

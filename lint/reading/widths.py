@@ -8,9 +8,19 @@ import re
 
 from lint.lexicon import Token
 from lint.reading.base import ReaderBase
-from lint.reading.cues import AUTO, EVERY_INTENT, EXPLICIT, MIN_CUE, REACH_CUE, WIDTH_TOPIC
+from lint.reading.cues import (
+    ARROW,
+    AUTO,
+    EVERY_INTENT,
+    EXPLICIT,
+    MIN_CUE,
+    REACH_CUE,
+    WIDTH_TOPIC,
+)
 from lint.reading.sentence import TermTok
 
+_INTENT_CHAIN = re.compile(r"[`*_]*(?:'s)?\s+(?:width\s+)?(?:chain|ladder|walk|widths)\s*"
+                           r"(?:is|are|goes|runs|:)", re.I)
 # A sentence that is only a list of widths: "1, 2, 4, 8 and 16 GPUs."
 _BARE_LIST = re.compile(r"^\W*((?:\d+\s*[×x]?\s*(?:,|and|or|/)?\s*){3,})(?:GPUs?|×)?\W*$",
                         re.I)
@@ -119,6 +129,13 @@ class WidthReading(ReaderBase):
                 w = min(later, key=lambda t: self._term_width(t) or 99)
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
                          self.negated_before(w.start), topic="minimum width")
+            elif intents is named and _INTENT_CHAIN.match(self.text(it.end, self.s.end)):
+                # "The eval-70b chain is 8× → 4× → 2× → 1×": it reaches the last width
+                later = [t for t in widths if t.start > it.start]
+                if len(later) >= 2 and ARROW.search(self.text(later[0].end, later[1].start)):
+                    w = later[-1]
+                    self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
+                             self.negated_before(w.start), topic="minimum width")
             if intents is named:
                 return  # one named intent per sentence; a quantifier names them all
 
