@@ -51,7 +51,7 @@ def _hours_label(hours: float) -> str:
         f"{hours:g} h"
 
 
-def _a(label: str) -> str:
+def a_or_an(label: str) -> str:
     """'an 8 h', 'an 11 h', 'an 18 h', 'a 2 h': the article a reader would say."""
     spoken_vowel = re.match(r"(?:8|11|18|80|800)(?!\d)", label) is not None
     return f"{'an' if spoken_vowel else 'a'} {label}"
@@ -95,19 +95,19 @@ _DESCRIBE = {
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
     "flex-max": lambda p: "FLEX_START has no maximum run" if p.args[0] == float("inf") else
                 f"FLEX_START runs at most {_hours_label(p.args[0])}",
-    "flex-for": lambda p: f"{_a(_hours_label(p.args[0]))} job gets a FLEX_START rung",
+    "flex-for": lambda p: f"{a_or_an(_hours_label(p.args[0]))} job gets a FLEX_START rung",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "floor": lambda p: f"no request goes below {p.args[0]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
-    "width": lambda p: f"{_a(str(p.args[0]))}× width",
+    "width": lambda p: f"{a_or_an(str(p.args[0]))}× width",
     "direction": lambda p: {"up": "a miss widens the request",
                             "down": "a miss narrows the request",
                             "by-one": "widths drop one GPU at a time"}[p.args[0]],
     "max-width": lambda p: f"the auto ladder goes up to {p.args[0]}×",
     "lead-at": lambda p: f"a job {p.args[0]} {p.args[1]:g} h leads with {p.args[2]}",
-    "consequence": lambda p: f"{_a(f'{p.args[0]:g} h')} job at {p.args[1]}× run at {p.args[2]}× "
-                             f"{p.args[3]} {p.args[4]}",
+    "consequence": lambda p: f"{a_or_an(f'{p.args[0]:g} h')} job at {p.args[1]}× run at "
+                             f"{p.args[2]}× {p.args[3]} {p.args[4]}",
     "scaling": lambda p: {"length-fixed": "a job's length stays the same at every width",
                           "class-fixed": "the length class is decided once, at the requested width",
                           "same-direction": "a job's length moves with its width"}[p.args[0]],
@@ -376,7 +376,7 @@ def _subset(p: Prop, facts: Facts):
     t = facts.threshold
     if relation == "at":
         return facts.is_short(value) == (kind == "short"), \
-            f"{_a(f'{value:g} h')} job is {'short' if facts.is_short(value) else 'long'}", ()
+            f"{a_or_an(f'{value:g} h')} job is {'short' if facts.is_short(value) else 'long'}", ()
     if kind == "short":
         holds = value <= t if relation == "under" else False
     else:
@@ -453,7 +453,8 @@ def _lead_at(p: Prop, facts: Facts):
         samples = [hours]
     leads = {facts.models_at(h)[0] for h in samples if h > 0}
     return (model in leads and len(leads) == 1), \
-        "; ".join(f"{_a(f'{h:g} h')} job leads with {facts.models_at(h)[0]}" for h in samples), ()
+        "; ".join(f"{a_or_an(f'{h:g} h')} job leads with {facts.models_at(h)[0]}"
+                  for h in samples), ()
 
 
 def _consequence(p: Prop, facts: Facts):

@@ -10,7 +10,7 @@ is never printed.
 from __future__ import annotations
 
 from lint.facts import Facts
-from lint.propositions import Prop, Verdict, judge
+from lint.propositions import Prop, Verdict, a_or_an, judge
 
 
 def canonical(p: Prop, facts: Facts) -> str:
@@ -58,8 +58,9 @@ def canonical(p: Prop, facts: Facts) -> str:
         length = hours * width / at
         models = facts.models_at(length, at if at in facts.widths else None)
         cls = "short" if facts.is_short(length) else "long"
-        return (f"A {hours:g} h job at {width}× runs {length:g} h at {at}×, so it is {cls} "
-                f"there and leads with {models[0]}.")
+        job = a_or_an(f"{hours:g} h").capitalize()
+        return (f"{job} job at {width}× runs {length:g} h at {at}×, so it is {cls} there and "
+                f"leads with {models[0]}.")
     if kind == "verdict":
         from lint.propositions import facts_critic
 

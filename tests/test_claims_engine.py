@@ -340,7 +340,7 @@ FOLLOWS = [
     ("## Compute backends\n\nThe `eval-70b` chain is 8× → 4× → 2× → 1×.", True, True),
     ("## Compute backends\n\nThe `eval-70b` chain is 4× → 2×.", False, False),
     # a worked example in shorthand, and "the 1× rungs still offer FLEX_START"
-    ("## Compute backends\n\n- 18 h at 4× degraded to 1× = 72 h: no FLEX_START rung at 1×.",
+    ("## Compute backends\n\n- 20 h at 4× degraded to 1× = 80 h: no FLEX_START rung at 1×.",
      True, False),
     ("## Compute backends\n\nA 25 h job at 8× that ends up on 1× runs 200 h there, and the 1× "
      "rungs still offer FLEX_START.", True, True),
