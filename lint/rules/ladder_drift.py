@@ -57,7 +57,8 @@ def region_lines(ctx: Context) -> set[int]:
 
 class LadderDrift(Rule):
     """Reads the prose of each surface (sentences in paragraphs, list items,
-    headings as context, table rows; not fenced or indented code, not front
+    headings as context, table rows, and the `key: value` lines of plain-text
+    and YAML fences; not other code, not a tool's output transcript, not front
     matter) into propositions about the ladder, and reports each one that the
     router's ladder config contradicts: backend order, SLURM lane order, the
     width chain, provisioning models per family or machine type, the lead
