@@ -291,7 +291,7 @@ def _parallel_claim(reader: Reader, after: int = 0) -> int:
 
 
 _AXIS = re.compile(r"(?:axis|shards?)\D{0,40}?(?:at\s+least|>=|≥|of\s+size|size)\s*(\d+)|"
-                   r"(\d+)\s*(?:or\s+more\s+)?shards?\b(?:\s+or\s+more)?|"
+                   r"(\d+)\s*\+?\s*(?:or\s+more\s+)?shards?\b(?:\s+or\s+more)?|"
                    r"size\s*(?:of\s*)?(\d+)\s*(?:or\s+more|\+)", re.I)
 
 
@@ -329,11 +329,18 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
         out.append(Prop("axis-min", (0,), False, start, rule.end + optional.end(),
                         "widening threshold"))
         return out
+    base = rule.end
     m = _AXIS.search(text)
+    if m is None and rule.end > s.start:
+        # "The shardable axis needs 4 or more shards before needlessly-narrow
+        # applies": the condition is the sentence's subject
+        base = s.start
+        text = reader.text(s.start, rule.start)
+        m = _AXIS.search(text)
     if m and re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|\bneeds?\b|"
                        r"\brequires?\b", text, re.I):
         group = next(i for i in (1, 2, 3) if m.group(i))
-        start = rule.end + m.start(group)
+        start = base + m.start(group)
         out.append(Prop("axis-min", (int(m.group(group)),), False, start,
                         start + len(m.group(group)), "widening threshold",
                         ((start, start + len(m.group(group)), ""),)))

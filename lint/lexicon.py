@@ -290,6 +290,8 @@ class Lexicon:
             rf"(?<=\s)(?:{unit_re['hours']})`?\s+(?:was\s+|is\s+|has\s+been\s+)?"
             rf"(?:raised|lowered|bumped|increased|decreased|changed|moved|set|cut|dropped)\s+"
             rf"(?:from\s+{_NUMBER}\s*(?:{unit_re['hours']})?\s+)?to\s+{_NUMBER}(?!\w|\.\d)"]))
+        # "sub-hour jobs": under one hour (the comparator reads the prefix)
+        choices.append((1.0, [r"sub[- ]hour(?![\w-])"]))
         # "a fortnight", "a quarter of a day"
         choices.append((336.0, [r"(?:a\s+)?fortnight(?:[- ]long)?(?![\w-])"]))
         choices.append((6.0, [r"(?:a\s+)?quarter\s+of\s+a\s+day(?![\w-])"]))

@@ -344,6 +344,21 @@ FOLLOWS = [
      True, False),
     ("## Compute backends\n\nA 25 h job at 8× that ends up on 1× runs 200 h there, and the 1× "
      "rungs still offer FLEX_START.", True, True),
+    # "backstop" is not the procedure "stop"
+    ("## Compute backends\n\nThe campus lanes are the backstop for when RunPod has no pods "
+     "free.", True, True),
+    ("## Compute backends\n\nRunPod is the backstop for when the campus lanes are full.",
+     False, False),
+    ("## Compute backends\n\nYou have to ask for the 8g shapes by hand.", True, False),
+    # a length written at a width is a worked example
+    ("## Compute backends\n\nHalf a day on 8 GPUs becomes 96 h on one GPU, so the 1× rungs "
+     "have no flex-start.", True, False),
+    ("## Compute backends\n\n1.5 days at 8× turns into 288 h at 1×; FLEX_START is not offered "
+     "there.", False, False),
+    # a table cell listing widths under a "widths tried" header
+    ("| request | widths tried |\n| --- | --- |\n| 2× | 2, 4, 1 |", True, True),
+    ("| request | widths tried |\n| --- | --- |\n| 4× | 4, 2, 1 |", False, False),
+    ("## Compute backends\n\nOnly sub-hour jobs count as short.", True, True),
 ]
 
 
@@ -597,6 +612,11 @@ CRITIC_PARALLEL = [
     # a key and the launchers it lists
     ("- Parallel: `torchrun`, `accelerate launch`, `deepspeed`, `device_map=auto`.", True),
     ("- Parallel: `torchrun`, `accelerate launch`, `deepspeed`.", False),
+    # the axis condition may be the sentence's subject
+    ("The shardable axis needs 4 or more shards before needlessly-narrow applies.", True),
+    ("The shardable axis needs 2 or more shards before needlessly-narrow applies.", False),
+    ("Width 1 with an axis of 2+ shards and ≥ 1 GPU-hour of work: REVISE "
+     "(needlessly-narrow).", False),
 ]
 
 

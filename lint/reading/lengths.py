@@ -284,6 +284,8 @@ class LengthReading(ReaderBase):
         return "days" if re.search(r"day|\bd\b", text) else "h"
 
     def _comparator(self, d: Token) -> tuple[str, bool] | None:
+        if self.unit_text[d.start:d.start + 3].lower() == "sub":
+            return "under", False  # "sub-hour"
         reach = 12
         if re.search(r"\(\s*$", self.unit_text[max(0, d.start - 3):d.start]):
             reach = 40  # "shorter than a working day (8 h)": the bracket restates it
@@ -332,11 +334,14 @@ class LengthReading(ReaderBase):
         """'a 3 h job at 8× that degrades to 2× still counts as short'."""
         widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
                   self._term_width(t) is not None]
-        if not widths or not re.search(r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|"
-                                       r"work(?:loads?)?|tasks?|evals?|trainings?|sweeps?)\b|"
-                                       # "18 h at 8× degraded to 1× = 144 h" (not a row)
-                                       r"^\W*\d+(?:\.\d+)?\s*h\w*\s+(?:at|on)\s+\d+\s*[×x](?!.*\|)",
-                                       self.s.text, re.I):
+        # "Half a day on 8 GPUs becomes 96 h on one GPU", "18 h at 8× degraded to 1×":
+        # a length written at a width is a job, outside a table row
+        at_width = "|" not in self.s.text and any(
+            re.fullmatch(r"\s+(?:at|on|across)\s+(?:an?\s+)?", self.text(d.end, w.start), re.I)
+            for d in durations[:1] for w in widths if w.start > d.end)
+        if not widths or not (at_width or re.search(
+                r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|work(?:loads?)?|tasks?|"
+                r"evals?|trainings?|sweeps?)\b", self.s.text, re.I)):
             return False
         d = durations[0]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):

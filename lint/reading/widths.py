@@ -19,6 +19,8 @@ from lint.reading.cues import (
 )
 from lint.reading.sentence import TermTok
 
+_WIDTH_CELL = re.compile(r"(?:^|\|)\s*((?:\d{1,2}\s*[×x]?\s*(?:,|→|->)\s*)+\d{1,2}\s*[×x]?)"
+                         r"\s*(?=\||$)")
 _INTENT_CHAIN = re.compile(r"[`*_]*(?:'s)?\s+(?:width\s+)?(?:chain|ladder|walk|widths)\s*"
                            r"(?:is|are|goes|runs|:)", re.I)
 # A sentence that is only a list of widths: "1, 2, 4, 8 and 16 GPUs."
@@ -210,6 +212,21 @@ class WidthReading(ReaderBase):
         return any(WIDTH_TOPIC.search(text) or self.lexicon.ladder_context.search(text)
                    for text in (self.s.text, self.table_header) if text)
 
+    def _width_cells(self) -> None:
+        """'| 2× | 2, 4, 1 |' under '| request | widths tried |': a cell that lists
+        widths lists them in the order they are tried."""
+        for cell in _WIDTH_CELL.finditer(self.s.text):
+            base = self.s.start + cell.start(1)
+            numbers = list(re.finditer(r"\d+", cell.group(1)))
+            for a, b in itertools.pairwise(numbers):
+                ta, tb = ("width", int(a.group(0))), ("width", int(b.group(0)))
+                self.add("order", (ta, tb), base + a.start(), base + b.end(), topic="width chain")
+                self.add("skip", (ta, tb), base + a.start(), base + b.end(), topic="width chain")
+            for m in numbers:
+                if int(m.group(0)) not in self.facts.widths:
+                    self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
+                             topic="width chain")
+
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
         bare = _bare_list(self.s.text, self.heading)
@@ -222,6 +239,8 @@ class WidthReading(ReaderBase):
                            r"(?:,|and|or|/)?\s*){2,})", self.s.text, re.I)
         if not listed and bare:
             listed = bare  # "### Allowed widths" over "1, 2, 4, 8 and 16 GPUs."
+        if not listed and re.search(r"\bwidths?\b", self.table_header, re.I):
+            self._width_cells()
         if listed:
             base = self.s.start + listed.start(1)
             numbers = list(re.finditer(r"\d+", listed.group(1)))
@@ -285,7 +304,7 @@ class WidthReading(ReaderBase):
         auto = AUTO.search(text)
         explicit = EXPLICIT.search(text)
         if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
-                                  r"\bladder\b", text + " " + self.heading, re.I) or
+                                  r"\bshapes?\b|\bladder\b", text + " " + self.heading, re.I) or
                 (explicit and self.s.context and  # not "by hand", "manually"
                  re.search(r"explicit|reserved|opt", explicit.group(0), re.I))):
             return
