@@ -116,6 +116,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         if len(rules) > 1 and len({v.kind for v in verdicts}) > 1:
             break  # several rules, several verdicts: only the first pairing is safe
     amounts = [t for t in s.tokens if t.kind == "gpuhours"]
+    if re.search(r"\bexamples?\b", reader.table_header, re.I):
+        amounts = []  # "| needlessly-narrow | REVISE | width 1, 8 GPU-hours |": an example
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
         reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
         reader.unit_text[t.end:t.end + 12])]

@@ -359,6 +359,15 @@ FOLLOWS = [
     ("| request | widths tried |\n| --- | --- |\n| 2× | 2, 4, 1 |", True, True),
     ("| request | widths tried |\n| --- | --- |\n| 4× | 4, 2, 1 |", False, False),
     ("## Compute backends\n\nOnly sub-hour jobs count as short.", True, True),
+    # a family named twice is one family; a result clause restates the model
+    ("## Compute backends\n\nOn-demand VMs are available only for the A100 family "
+     "(`a2-ultragpu`), so a STANDARD rung always means an A100.", False, False),
+    ("## Compute backends\n\nSpot VMs can back either family; only the A100 machines can "
+     "also fall back to regular on-demand VMs.", False, False),
+    # the cue's own clause carries its polarity
+    ("## Compute backends\n\nLong jobs do not lead with SPOT: SPOT is their last resort, "
+     "after FLEX_START and STANDARD.", False, False),
+    ("> History: an early draft said `campus-preempt` went first.", False, False),
 ]
 
 
@@ -617,6 +626,9 @@ CRITIC_PARALLEL = [
     ("The shardable axis needs 2 or more shards before needlessly-narrow applies.", False),
     ("Width 1 with an axis of 2+ shards and ≥ 1 GPU-hour of work: REVISE "
      "(needlessly-narrow).", False),
+    # an example column holds examples, not the threshold
+    ("| rule | effect | example |\n|---|---|---|\n| needlessly-narrow | REVISE | width 1, "
+     "10-way axis, 8 GPU-hours |", False),
 ]
 
 

@@ -179,6 +179,10 @@ class LengthReading(ReaderBase):
             return
         if lasts:
             cue = lasts[0]
+            # "Long jobs do not lead with SPOT: SPOT is their last resort": the
+            # cue's own clause carries its polarity
+            negated = self.negated_before(cue.start, since=max(start, self.clause_start(
+                cue.start)))
             before = [t for t in models if t.end <= cue.start and
                       not re.search(r"[,;]", self.text(t.end, cue.start))]
             # "spot VMs come last, after flex-start": the model the cue follows

@@ -16,7 +16,8 @@ _DENIED_TAIL = re.compile(r"(?:[,;]|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|n
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|an?\s+)?\W{0,2}$", re.I)
 _HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|shapes?|"
                         r"types?)?\s*(?:also\s+)?(?:has|have|offers?|gets?|allows?|supports?|"
-                        r"can\s+(?:use|run\s+on|be)|is\s+allowed|are\s+allowed)\b", re.I)
+                        r"can\s+(?:also\s+)?(?:use|run\s+on|be|fall\s+back\s+to|get)|"
+                        r"is\s+allowed|are\s+allowed)\b", re.I)
 _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
                              r"one|shape|rung|machine\s+type|kind|option)s?\b", re.I)
 
@@ -165,12 +166,16 @@ class ProvisioningReading(ReaderBase):
         """'Regular VMs are an option for the A100 family only', 'SPOT only on
         a3-highgpu': the model is allowed there and nowhere else."""
         fam = fams[0]
-        if len(fams) != 1 or not models:
+        # "the A100 family (`a2-ultragpu`)" names one family twice
+        if len({family_of(t.term) for t in fams}) != 1 or not models:
             return False
         if models[0].start > fam.start:
             if not self._exclusive_cue(fam, models[0], self.clause_start(fam.start)):
                 return False
         else:
+            # the models named before the family ("…, so a STANDARD rung always means
+            # an A100" after it restates them)
+            models = [m for m in models if m.end <= fam.start]
             near = self.text(models[-1].end, fam.end + 30)
             # "The only on-demand rungs are on a2-ultragpu machine types"
             the_only = _THE_ONLY_BEFORE.search(self.text(self.clause_start(models[0].start),
