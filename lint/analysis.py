@@ -289,11 +289,12 @@ class Engine:
         """Order between consecutive items; `adjacent` items (rows of a rung
         table, steps of a numbered list) also claim nothing lies between them."""
         for (ra, a), (rb, b) in itertools.pairwise(chain):
-            if a.term[0] in ("family", "rung") and b.term[0] in ("family", "rung") and \
-                    _models_of(ra) and _models_of(rb) and _models_of(ra) != _models_of(rb):
-                # rows 'a3-highgpu-8g | SPOT' then 'a2-ultragpu-8g | FLEX_START': the
-                # model changed, so the rows order models, not families
-                continue
+            if a.term[0] in ("family", "rung") and b.term[0] in ("family", "rung"):
+                models_a, models_b = _models_of(ra), _models_of(rb)
+                if models_a and models_b and models_a != models_b:
+                    # rows 'a3-highgpu-8g | SPOT' then 'a2-ultragpu-8g | FLEX_START': the
+                    # model changed, so the rows order models, not families
+                    continue
             if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
                                             for p in rb.props):
                 rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))
@@ -347,6 +348,8 @@ class Engine:
         """'### Provisioning order for a long job' over '1. FLEX_START 2. SPOT
         3. STANDARD': a numbered list of models is that class's order."""
         kind = heading_class(items[0][0].heading)
+        if kind is None or len(items) < 2:
+            return False
         models: list[tuple[Reading, reading.TermTok]] = []
         for _unit, unit_readings in items:
             r = unit_readings[0] if unit_readings else None
@@ -354,8 +357,6 @@ class Engine:
             if not named or r.sentence.history or r.sentence.procedural:
                 return False
             models.append((r, named[0]))
-        if kind is None or len(models) < 2:
-            return False
         names = tuple(dict.fromkeys(t.term[1] for _, t in models))
         last, term = models[-1]
         last.props.append(Prop("class-order", (kind, names), False, term.start, term.end,

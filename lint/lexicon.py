@@ -140,6 +140,15 @@ class _Kind:
             self.regex.search(text) is not None
 
 
+_SPACES = str.maketrans("\n\t", "  ")
+
+
+def _one_line(text: str) -> str:
+    """A line break or tab inside a sentence is a space ("four\nGPUs"); offsets
+    stay the same, so tokens point into the original text."""
+    return text.translate(_SPACES)
+
+
 def _number_words(table: dict[str, float]) -> str:
     return "|".join(sorted((re.escape(w) for w in table), key=len, reverse=True))
 
@@ -319,7 +328,7 @@ class Lexicon:
         return self._cue_unions[key]
 
     def mentions_anything(self, text: str) -> bool:
-        text = text.replace("\n", " ").replace("\t", " ")  # as tag() reads it
+        text = _one_line(text)  # as tag() reads it
         lowered = text.lower()
         return any(kind.search(text, lowered) for kind in self._entity_kinds)
 
@@ -328,8 +337,7 @@ class Lexicon:
         Cue words are looked for only where an entity is (a sentence without
         one claims nothing), unless `cues_alone` (a heading's verdict)."""
         found: list[Token] = []
-        # a line break inside a sentence is a space ("four\nGPUs"); same offsets
-        text = text.replace("\n", " ").replace("\t", " ")
+        text = _one_line(text)
         lowered = text.lower()
         for kind in self._kinds:
             if kind.kind in ENTITY_KINDS:

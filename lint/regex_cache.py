@@ -114,9 +114,10 @@ class _Store:
         indexgroup: list[str | None] = [None] * parsed.state.groups
         for name, index in groupindex.items():
             indexgroup[index] = name
-        entry = (int(flags | parsed.state.flags), array("I", code).tobytes(),
-                 parsed.state.groups - 1, groupindex, tuple(indexgroup))
-        compiled = _sre.compile(pattern, *entry[:1], list(code), *entry[2:])
+        final_flags, groups = int(flags | parsed.state.flags), parsed.state.groups - 1
+        compiled = _sre.compile(pattern, final_flags, code, groups, groupindex,
+                                tuple(indexgroup))
+        entry = (final_flags, array("I", code).tobytes(), groups, groupindex, tuple(indexgroup))
         self.entries[key] = entry
         self.used.add(key)
         self.added += 1

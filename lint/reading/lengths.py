@@ -93,14 +93,11 @@ class LengthReading(ReaderBase):
                          self.negated_before(at), topic="length threshold")
         if not models:
             return
-        if not classes and ANY_LENGTH.search(self.s.text) and self.s.context:
-            # "Preemptible capacity is tried first regardless of job length": both classes
-            for kind in ("short", "long"):
-                self._read_lead(kind, models, self.s.start, self.s.end)
-            return
-        pair = _BOTH_CLASSES.search(self.s.text)
-        if pair and len(classes) == 2 and self.s.context and not durations:
-            # "tried first for every job, short or long": both classes, one claim
+        # Both classes, one claim: "Preemptible capacity is tried first regardless of
+        # job length", "tried first for every job, short or long".
+        every_length = ANY_LENGTH.search(self.s.text) if not classes else (
+            len(classes) == 2 and not durations and _BOTH_CLASSES.search(self.s.text))
+        if every_length and self.s.context:
             for kind in ("short", "long"):
                 self._read_lead(kind, models, self.s.start, self.s.end)
             return

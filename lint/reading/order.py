@@ -34,6 +34,7 @@ _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only
                             r"will|can|may)\b", re.I)
 
 _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
+_CLAUSE_STOP = re.compile(r"[:;]")
 _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 
 
@@ -333,8 +334,9 @@ class OrderReading(ReaderBase):
                 self.add("order", (before[-1].term, after[0].term), after[0].start,
                          after[0].end, self.negated_before(at), topic="order")
             return
-        subjects = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
+        backends = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
         lanes = [t for t in self.terms if t.term[0] == "lane" and t.end <= at]
+        subjects = backends
         if not subjects and lanes:
             # "| SLURM (campus-a100, campus-preempt) | only after RunPod … |": the
             # lanes stand for their backend
@@ -356,8 +358,7 @@ class OrderReading(ReaderBase):
         named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
         if not subjects or not named:
             return
-        if lanes and not [t for t in self.terms if t.term[0] == "backend" and t.end <= at] \
-                and all(t.term[0] == "lane" for t in named):
+        if lanes and not backends and all(t.term[0] == "lane" for t in named):
             # "| campus-a100 | only after campus-preempt misses |": lane after lane
             for t in named:
                 if t.term != lanes[-1].term:
@@ -462,7 +463,7 @@ class OrderReading(ReaderBase):
         """Where a cue's objects end: at a clause joint followed by a term with
         its own predicate (", and RunPod only after that", ", but the SLURM lanes
         come later"): that term is the next clause's subject, not an object."""
-        colon = re.compile(r"[:;]").search(self.s.text, start - self.s.start, stop - self.s.start)
+        colon = _CLAUSE_STOP.search(self.s.text, start - self.s.start, stop - self.s.start)
         if colon and any(start <= t.start < self.s.start + colon.start() for t in ords):
             # "after the narrowest GCP rungs and before RunPod: campus-a100 first": the
             # colon ends the cue's objects (a colon right after the cue lists them)
