@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 import sys
 import tempfile
 from array import array
@@ -75,8 +76,11 @@ class _Store:
 
     def load(self) -> None:
         try:
-            with open(self.path, "rb") as handle:
-                if os.fstat(handle.fileno()).st_size > _MAX_FILE_BYTES:
+            # a regular file only: a FIFO planted here must not hang the lint
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            with open(fd, "rb") as handle:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_FILE_BYTES:
                     return
                 blob = handle.read(_MAX_FILE_BYTES + 1)
             head, payload = blob[:_HEAD], blob[_HEAD:]

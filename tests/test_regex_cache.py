@@ -102,6 +102,29 @@ def test_an_unwritable_cache_place_is_not_an_error(tmp_path: Path) -> None:
     assert (out.returncode, out.stderr) == (0, "")
 
 
+@pytest.mark.parametrize("planted", ["fifo", "symlink"])
+def test_a_planted_fifo_or_symlink_is_not_read(tmp_path: Path, planted: str) -> None:
+    import os
+
+    import lint.regex_cache as rc
+
+    folder = tmp_path / regex_cache.DIRECTORY
+    folder.mkdir()
+    target = folder / rc._tag()  # type: ignore[operator]
+    if planted == "fifo":
+        os.mkfifo(target)
+    else:
+        outside = tmp_path / "elsewhere"
+        outside.write_bytes(b"WLRX\x00\x00\x00\x00")
+        target.symlink_to(outside)
+    probe = ("import re\nfrom pathlib import Path\nfrom lint import regex_cache\n"
+             f"with regex_cache.cached(Path({str(tmp_path)!r})):\n"
+             "    print(re.compile('a+b').findall('aab'))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert (out.returncode, out.stdout.strip()) == (0, "['aab']"), out.stderr
+
+
 def test_cache_false_writes_nothing(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(regex_cache.DIRECTORY))
