@@ -34,6 +34,8 @@ class Prop:
     fix_spans: tuple[tuple[int, int, str], ...] = field(default=(), compare=False)
 
     def describe(self) -> str:
+        if self.kind == "tried":  # "campus-preempt is not on the ladder" words its own negation
+            return _DESCRIBE[self.kind](self)
         return ("not " if self.negated else "") + _DESCRIBE[self.kind](self)
 
 
@@ -75,10 +77,12 @@ def _term(term: Term) -> str:
 _DESCRIBE = {
     "order": lambda p: f"{_term(p.args[0])} before {_term(p.args[1])}",
     "first": lambda p: f"{_term(p.args[0])} first",
+    "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
     "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
     "last": lambda p: f"{_term(p.args[0])} last",
-    "skip": lambda p: f"{_term(p.args[0])} straight to {_term(p.args[1])}",
+    "skip": lambda p: f"{_term(p.args[0])} straight to {_term(p.args[1])}" +
+    "".join(f" for {i}" for i in p.args[2:]),
     "preceded-by": lambda p: f"{Facts.backend_label(p.args[0])} only after "
                              f"{' and '.join(Facts.backend_label(b) for b in p.args[1])}",
     "position-lane": lambda p: f"{p.args[0]} is SLURM lane number {p.args[1]}",
@@ -242,7 +246,8 @@ def _order(p: Prop, facts: Facts):
 
 
 def _skip(p: Prop, facts: Facts):
-    a, b = p.args  # the text goes straight from a to b
+    a, b = p.args[:2]  # the text goes straight from a to b (for an intent, if named)
+    intents = p.args[2:] or None
     if a[0] == b[0] == "width":
         chain = facts.width_chain()
         if a[1] in chain and b[1] in chain and chain.index(b[1]) - chain.index(a[1]) > 1:
@@ -254,7 +259,10 @@ def _skip(p: Prop, facts: Facts):
         target = "slurm" if b[0] == "lane" else b[1]
         if a[1] not in facts.width_chain() or target not in facts.backends or target == "gcp":
             return None, "", ()
-        floors = {facts.min_width(i) for i in facts.intents}
+        floors = {facts.min_width(i) for i in (intents or facts.intents)
+                  if i in facts.intents}
+        if not floors:
+            return None, "", ()
         expected = f"widths {facts.width_label()}, then {facts.backend_chain()}"
         if all(a[1] > floor for floor in floors):
             return False, expected, ()
@@ -296,6 +304,22 @@ def _position(p: Prop, facts: Facts):
     if backend not in facts.backends:
         return None, "", ()
     return facts.backends.index(backend) == n - 1, facts.backend_chain(), ()
+
+
+def _tried(p: Prop, facts: Facts):
+    """'campus-preempt is never on the ladder': is the term a rung at all?"""
+    kind, value = p.args[0]
+    if kind == "backend":
+        holds = value in facts.backends
+    elif kind == "lane":
+        holds = value in facts.lanes()
+    elif kind == "width":
+        holds = value in facts.width_chain()
+    elif kind == "family" and value[1] is None:
+        holds = value[0] in facts.families_in_order()
+    else:
+        return None, "", ()
+    return holds, _order_expected(facts, p.args[0]), ()
 
 
 def _first(p: Prop, facts: Facts):
@@ -564,7 +588,8 @@ _JUDGES = {
     "direction": _direction,
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
-    "first": _first, "last": _last, "permits": _permits, "only": _only, "lead": _lead,
+    "first": _first, "tried": _tried, "last": _last, "permits": _permits, "only": _only,
+    "lead": _lead,
     "class-order": _class_order, "class-next": _class_next, "class-last": _class_last,
     "class-offers": _class_offers,
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,

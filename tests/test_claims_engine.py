@@ -368,6 +368,39 @@ FOLLOWS = [
     ("## Compute backends\n\nLong jobs do not lead with SPOT: SPOT is their last resort, "
      "after FLEX_START and STANDARD.", False, False),
     ("> History: an early draft said `campus-preempt` went first.", False, False),
+    # a rung taken off the ladder altogether
+    ("## Compute backends\n\n`campus-preempt` is never on the ladder.", True, True),
+    ("## Compute backends\n\nThe 8× rungs are not on the ladder.", True, False),
+    ("## Compute backends\n\nThe router never uses RunPod for short jobs.", False, False),
+    # an exception is outside the cue's objects
+    ("## Compute backends\n\nGCP is preferred over every other backend except the SLURM "
+     "lanes, which always go first.", True, True),
+    ("## Compute backends\n\nThe router prefers GCP to everything except RunPod.", False,
+     False),
+    # where a width's walk ends depends on the intent the sentence names
+    ("## Compute backends\n\nFor `lora-7b`, once the 2× GCP rungs miss the router moves on "
+     "to `campus-a100`.", True, True),
+    ("## Compute backends\n\nFor `eval-70b`, once the 2× GCP rungs miss the router moves on "
+     "to `campus-a100`.", False, False),
+    # a request names a width; a participle skips one
+    ("## Model sizes\n\nYou can also ask for 3× in that case.", True, True),
+    ("## Model sizes\n\nYou can also ask for 4× in that case.", False, False),
+    ("The router degrades 8× to 2× in one step, skipping 4×.", True, True),
+    # every family, however it is named, and a condition's models are not permitted
+    ("Every GCP machine type on the ladder can run on-demand if spot and DWS capacity are "
+     "both gone.", True, True),
+    ("Regular VMs are available for both GPU families, at full price.", True, True),
+    ("Spot VMs are available for both GPU families, at full price.", False, False),
+    # the colon before the class word is not a lead; a model chain under a class
+    ("## Compute backends\n\n> Note: long jobs never use SPOT at all.", True, True),
+    ("### Long training runs\n\nLong jobs start on on-demand VMs, then flex-start, then "
+     "spot.", True, True),
+    ("### Long training runs\n\nLong jobs start on flex-start, then on-demand VMs, then "
+     "spot.", False, False),
+    ("The router calls a job long once it runs 12 hours or more at a width.", True, True),
+    ("The router calls a job long once it runs 4 hours or more at a width.", False, True),
+    ("## Probing runs\n\nA 0.5 h job at 8× runs 4 h at 1× and is still short there.", True,
+     False),
 ]
 
 

@@ -48,6 +48,9 @@ class ReaderBase:
         # nor is a purpose or reason ("…, so that jobs stop waiting in the queue")
         bare = re.sub(r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+"
                       r"(?:is|are)))\b.*|,\s*since\b.*", " ", bare, flags=re.I | re.S)
+        # nor a note on price ("…, at full price")
+        bare = re.sub(r"[,;—–]\s*(?:and\s+)?at\s+(?:full|list|the\s+full|normal|regular)\s+"
+                      r"(?:price|cost|rate)s?\b", " ", bare, flags=re.I)
         self.procedural = bool(lexicon.procedural.search(bare)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural
@@ -116,4 +119,10 @@ class ReaderBase:
 
     def add(self, kind: str, args: tuple, start: int, end: int, negated: bool = False,
             topic: str = "", fix: tuple = ()) -> None:
+        if kind == "skip" and len(args) == 2 and args[0][0] == "width" and \
+                args[1][0] in ("backend", "lane"):
+            # "for lora-7b, once the 2× rungs miss it moves on to SLURM": where a
+            # width's walk ends depends on the intent the sentence names
+            intent = next((t.value for t in self.tokens if t.kind == "intent"), None)
+            args = (*args, intent) if intent else args
         self.props.append(Prop(kind, args, negated, start, end, topic, fix))

@@ -6,7 +6,7 @@ import re
 
 ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
-SENTENCE_END = re.compile(r"(?<![.\d][a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?](?=\s|$)"
+SENTENCE_END = re.compile(r"(?<!\.[a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")
 # "Unlike X, which …, Y …": a contrast opening a sentence
@@ -70,11 +70,16 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b|"
                            r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:here\s+|now\s+|today\s+)?"
                            r"(?:means|is\s+defined\s+as)\b|"
-                           r"\b(?:jobs?|runs?|phases?)\b[^.;]{0,30}\b(?:are|is)\s+(?:short|long)\b",
-                           re.I)
+                           r"\b(?:jobs?|runs?|phases?)\b[^.;]{0,30}\b(?:are|is)\s+(?:short|long)\b|"
+                           # "runs 4 h at 1× and is still short there": a worked example
+                           r"\b(?:is|are|stays?|remains?|becomes?|turns?)\s+(?:still\s+|now\s+|"
+                           r"already\s+)?(?:short|long)\s*(?:there|then|again|now|at\b|on\b|"
+                           r"[.,;)]|$)", re.I)
 WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"
                          r"\bfalls?\s+back|\bdrops?\s+(?:straight\s+|down\s+)?to\b|\bsteps?\s+down\b|"
-                          r"\bladder\b|\bre-?shard\w*|\bhalv\w*", re.I)
+                          r"\bladder\b|\bre-?shard\w*|\bhalv\w*|"
+                          # "you can also ask for 3×": a request names a width
+                          r"\b(?:ask|request)(?:s|ed|ing)?\s+(?:for\s+)?\d+\s*[×x](?!\w)", re.I)
 CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
                           r"requests?)\b", re.I)
 MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:ped|s)?|fits?|"
@@ -107,6 +112,8 @@ EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|fl
 # the readers expand these, and the engine reads a unit that has one though
 # it names no entity.
 EVERY_FAMILY = re.compile(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s+)?"
-                          r"(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)\b", re.I)
+                          r"(?:(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)|"
+                          # "every GCP machine type on the ladder"
+                          r"(?:gcp\s+|gpu\s+)?machine[\s-]types?\s+on\s+the\s+ladder)\b", re.I)
 EVERY_INTENT = re.compile(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
                           r"(?:(?:\w+|\d+)\s+)?(?:plan\s+)?intents?\b", re.I)

@@ -62,6 +62,9 @@ class LengthReading(ReaderBase):
         for t in scored:
             tail = self.unit_text[t.end:t.end + 25].lstrip("\"”'*_`")
             if CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
+                    re.search(r"\b(?:calls?|deems?|labels?|marks?)\s+(?:a|the|any|every|that)\s+"
+                              r"(?:job|run|phase|request)\s+$",
+                              self.unit_text[max(0, t.start - 30):t.start], re.I) or \
                     re.search(r"\b(?:is|are|counts?\s+as|as|considered|classed\s+as|be|means?|"
                               r"stays?|remains?|becomes?|turns?)(?:\s+(?:still|also|always|already|now|then|"
                               r"treated\s+as))?\s*$",
@@ -164,8 +167,11 @@ class LengthReading(ReaderBase):
         # a negation after the last model ("… so they don't get preempted") is not
         # about the lead
         negated = self.negated_before(models[-1].end, since=start)
-        if not self.s.context and not firsts and not lasts:
-            return  # "| Multi-day training | Spot |" in a cost guide is advice, not our ladder
+        if not self.s.context and not firsts and not lasts and not (
+                has_chain and STRONG_THEN.search(seg)):
+            # "| Multi-day training | Spot |" in a cost guide is advice, not our ladder;
+            # "long jobs start on on-demand, then flex-start, then spot" is its order
+            return
         if has_chain and not firsts and not lasts:
             self.add("class-order", (kind, tuple(dict.fromkeys(names))), models[0].start,
                      models[-1].end, negated, topic="length-aware lead")
@@ -190,7 +196,10 @@ class LengthReading(ReaderBase):
             return
         model = models[0]
         name = model.term[1] if model.term[0] == "model" else model.term[1][2]
-        if firsts or re.search(r"[:=→]|\|", self.text(start, model.start)):
+        # "Note: long jobs never use SPOT" has its colon before the class word
+        cls_end = max((t.end for t in self.tokens if t.kind in ("short", "long") and
+                       start <= t.start < model.start), default=start)
+        if firsts or re.search(r"[:=→]|\|", self.text(cls_end, model.start)):
             self.add("lead", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead", fix=((model.start, model.end, ""),))
         elif re.search(r"\b(?:use|uses|used|get|gets|take|takes|try|tries|tried|land|lands|"

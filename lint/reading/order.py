@@ -34,6 +34,10 @@ _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only
                             r"will|can|may)\b", re.I)
 
 _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
+# "preferred over every other backend except the SLURM lanes": what follows an
+# exception is outside the cue's objects
+_EXCEPT = re.compile(r"\b(?:except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|"
+                     r"but\s+not)\b", re.I)
 _CLAUSE_STOP = re.compile(r"[:;]")
 _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 
@@ -193,7 +197,8 @@ class OrderReading(ReaderBase):
                 if next_floor > cue.end and any(next_floor <= t.start < stop for t in ords):
                     stop = next_floor
             stop = self._own_clause_end(cue.end, stop, ords)
-            objects = [t for t in ords if cue.end <= t.start < stop]
+            objects = [t for t in ords if cue.end <= t.start < stop and
+                       not _EXCEPT.search(self.text(cue.end, t.start))]
             if not objects and re.match(r"\W*(?:both|all\s+(?:of\s+them|three|two)|them\s+all)\b",
                                         self.s.text[cue.end - self.s.start:], re.I):
                 objects = list(named)  # "GCP comes before both": the ones named before
@@ -259,8 +264,13 @@ class OrderReading(ReaderBase):
         when GCP is out of capacity': B is what comes right after A."""
         if self.procedural:
             return
-        lead = re.match(rf"\W*(?:if|when|whenever|once|after|as\s+soon\s+as)\b([^,;:]*?)\b"
-                        rf"(?:{self._EXHAUSTED})\b[^,;:]*[,;:]", self.s.text, re.I) or \
+        # "For `lora-7b`, once the 2× rungs miss the router moves on to …": a scope
+        # may open the sentence, and the main clause may follow without a comma
+        lead = re.match(rf"\W*(?:for\s+[^,;:]{{1,40}},\s*)?(?:if|when|whenever|once|after|"
+                        rf"as\s+soon\s+as)\b([^,;:]*?)\b(?:{self._EXHAUSTED})\b(?:[^,;:]*[,;:]|"
+                        rf"(?=\s+(?:the\s+(?:router|dispatch\w*|walk|request|job)|it|we|"
+                        rf"dispatch)\s+(?:moves?|goes|go|falls?|drops?|jumps?|heads?|"
+                        rf"sends?|tries|is\s+sent)\b))", self.s.text, re.I) or \
             self._RELATIVE_MISS.match(self.s.text)
         if lead:
             cut = self.s.start + lead.end()
@@ -378,6 +388,39 @@ class OrderReading(ReaderBase):
         for stage in sorted(stages):
             self.add("order", (("backend", stage), x.term), x.start, x.end, negated,
                      topic="order")
+
+    # "campus-preempt is never on the ladder", "RunPod is not used at all"
+    _NOT_TRIED = re.compile(
+        r"[\s`*_]*(?:lanes?|rungs?|partition|cluster|backend)?[\s`*_]*(?:(?:is|are)\s+"
+        r"(?:never|not|no\s+longer)|(?:isn|aren)[’']t)\s+(?:(?:ever|even|actually)\s+)?(?:tried|used|"
+        r"(?:on|in|part\s+of)\s+the\s+(?:auto(?:matic)?[\s-])?(?:ladder|walk|fallback\s+chain))"
+        r"\b(?:\s+at\s+all|\s+anymore|\s+any\s+more)?\s*(?:[.;,]|$)", re.I)
+    # "the router never uses campus-preempt", "the ladder skips campus-preempt entirely"
+    _NEVER_USES = re.compile(
+        r"(?:the\s+)?(?:router|ladder|dispatch|walk)\s+(?:never|doesn't|does\s+not|won't|"
+        r"will\s+not)\s+(?:uses?|tries|try|touch(?:es)?|reach(?:es)?)\s+(?:the\s+)?[\s`*_]*$|"
+        r"(?:the\s+)?(?:router|ladder|dispatch|walk)\s+(?:always\s+)?skips\s+(?:the\s+)?"
+        r"[\s`*_]*$", re.I)
+
+    def read_never_tried(self) -> None:
+        """A rung the text takes off the ladder altogether. Conditions, orders
+        and intents make it a different claim, read elsewhere or not at all."""
+        if not self.s.context or self.procedural or re.search(
+                r"\b(?:unless|until|if|when|once|before|after|first|last|for|except|below|"
+                r"above|while|without|only|instead)\b", self.s.text, re.I):
+            return
+        if any(t.kind in ("intent", "model", "length") for t in self.tokens):
+            return
+        ords = [t for t in self.terms if orderable(t.term)]
+        for t in ords:
+            after = self._NOT_TRIED.match(self.unit_text, t.end, self.s.end)
+            before = self._NEVER_USES.search(self.text(self.clause_start(t.start), t.start))
+            skips = before and re.match(r"[\s`*_]*(?:entirely|altogether|completely)?\s*[.;,]?\s*$",
+                                        self.text(t.end, self.s.end), re.I)
+            if t.term[0] == "width" and not after:
+                continue  # "the ladder skips 2×" is the width reader's
+            if after or (before and ("skip" not in before.group(0).lower() or skips)):
+                self.add("tried", (t.term,), t.start, t.end, True, topic="order")
 
     def read_after_that(self) -> None:
         """'A miss on the 1× rungs sends the request to RunPod. The SLURM lanes come
@@ -510,7 +553,8 @@ class OrderReading(ReaderBase):
         cut = at + over.start()
         ords = [t for t in self.terms if orderable(t.term)]
         xs = [t for t in ords if at <= t.start < cut]
-        ys = [t for t in ords if t.start >= cut + len(over.group(0))]
+        ys = [t for t in ords if t.start >= cut + len(over.group(0)) and
+              not _EXCEPT.search(self.text(cut, t.start))]
         if xs and ys and xs[0].term != ys[0].term:
             self.add("order", (xs[0].term, ys[0].term), xs[0].start, ys[0].end,
                      self.negated_before(at), topic="order")
@@ -682,8 +726,9 @@ class OrderReading(ReaderBase):
             if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
                     or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
                                     r"(?:the|a|an)?\s*", gap, re.I) \
-                    or re.fullmatch(r"\s*,?\s*(?:which|that)\s+(?:is|are|gets?|goes|comes)\s+"
-                                    r"(?:always\s+)?(?:tried|used|walked|picked|attempted)?\s*",
+                    or re.fullmatch(r"\s*,?\s*(?:which|that)\s+(?:always\s+|still\s+)?"
+                                    r"(?:is|are|gets?|goes|go|comes?)\s+(?:always\s+)?"
+                                    r"(?:tried|used|walked|picked|attempted)?\s*",
                                     gap, re.I) \
                     or (re.fullmatch(r"\s*,\s*(?:the|its)\s*", gap) and re.match(
                         r"\s+(?:rung|choice|option|stop|backend|fallback|pick)\b",

@@ -39,7 +39,9 @@ class ProvisioningReading(ReaderBase):
         fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
                 (t.term[0] == "family" or t.term[1][0]) and t.start >= main]
         models = [t for t in self.terms if t.term[0] == "model" and t.start >= main]
-        if not fams and self.s.context and not self.procedural:
+        if not fams and not self.procedural and (self.s.context or re.search(
+                r"\b(?:gpu|gcp)\s+famil", self.s.text, re.I)):
+            # "both GPU families" is the ladder's own word for them
             every_model = re.search(r"\ball\s+(?:three|the|\d+)?\s*(?:provisioning\s+)?"
                                     r"(?:models|capacity\s+types|tiers)\b", self.s.text, re.I)
             if every_model and not models:
@@ -146,8 +148,12 @@ class ProvisioningReading(ReaderBase):
         negated = self.negated_before(at)
         # the models in its clause: "SPOT is allowed on both families", "both
         # families can be requested on-demand"
-        for name in dict.fromkeys(t.term[1] for t in models
-                                  if self.clause_start(self._outside_aside(t.start)) == clause):
+        # "… can run on-demand if spot and DWS capacity are both gone": the
+        # condition's models are not permitted by it
+        cond = re.search(r"\b(?:if|when|once|unless|whenever)\b", self.text(at, self.s.end), re.I)
+        stop = at + cond.start() if cond else self.s.end
+        for name in dict.fromkeys(t.term[1] for t in models if t.start < stop and
+                                  self.clause_start(self._outside_aside(t.start)) == clause):
             for family in self.facts.families_in_order():
                 self.add("permits", (family, name), self.s.start + every.start(),
                          self.s.start + every.end(), negated, topic="provisioning")

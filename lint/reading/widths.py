@@ -197,8 +197,11 @@ class WidthReading(ReaderBase):
     def read_skipped_width(self) -> None:
         """'the router skips the 4-GPU machines': every width on the chain is walked."""
         # present tense only: "that skipped 4×" reports an old chain
-        for m in re.finditer(r"\b(?:router|dispatch|ladder|walk|it|which)\s+(?:\w+\s+)?"
-                             r"skip(?:s|ping)?\s+(?:over\s+)?(?:the\s+)?", self.s.text, re.I):
+        # "degrades 8× to 2× in one step, skipping 4×": a participle after the walk
+        for m in re.finditer(r"(?:\b(?:router|dispatch|ladder|walk|it|which)\s+(?:\w+\s+)?"
+                             r"skip(?:s|ping)?|(?<=[×x]),?\s+(?:\w+\s+){0,4}?(?:,\s*)?skipping|"
+                             r"(?:in\s+one\s+step|directly|straight),\s+skipping)"
+                             r"\s+(?:over\s+)?(?:the\s+)?", self.s.text, re.I):
             at = self.s.start + m.end()
             w = next((t for t in self.terms if t.term[0] == "width" and t.start == at), None)
             if w is not None and w.term[1] in self.facts.widths:
@@ -272,10 +275,14 @@ class WidthReading(ReaderBase):
         gpu_topic = re.search(r"\bgpus?\b|\bwidths?\b|\brungs?\b|\bnodes?\b|\bmachines?\b|"
                               r"\bbox(?:es)?\b|\bvms?\b|\bgcp\b|\bdegrad|\bshard|\bnarrow|"
                               r"\bwide\b|\bladder\b|\brequest|\bretr(?:y|ies|ied)\b|\brouter\b|"
-                              r"\bdispatch|\bchain\b|\bmiss", f"{self.s.text} {self.heading}",
+                              r"\bdispatch|\bchain\b|\bmiss|\bask(?:s|ed|ing)?\s+for\b",
+                              f"{self.s.text} {self.heading}",
                               re.I)
+        tried = {(p.start, p.end) for p in self.props if p.kind == "tried"}
         for t in self.terms:
             w = self._term_width(t)
+            if (t.start, t.end) in tried:
+                continue  # "the 8× rungs are not on the ladder" says so itself
             if gpu_topic is None and t.term[0] == "width":
                 break  # "we tried 8×, 12×, 20×" compression ratios: nothing says GPUs
             if w is not None and w not in self.facts.widths and (
