@@ -203,6 +203,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "accelerate and deepspeed are not: the critic reads them as one
             # process": only the serial cue's own clause can negate it
             since = max(launcher.end, reader.clause_start(serial))
+            # "GNU parallel is not recognized and is treated like a single process":
+            # the serial cue's own predicate carries its polarity
+            own = [m.end() for m in _OWN_PREDICATE.finditer(reader.unit_text, since, serial)]
+            since = max([since, *own])
             props.append(Prop("parallel", claimed, not reader.negated_before(
                 serial, since=since), launcher.start, launcher.end, "parallel work"))
         elif cue >= 0:
@@ -215,7 +219,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                     reader.text(s.start, launcher.start)))
             props.append(Prop("parallel", claimed, negated, launcher.start,
                               launcher.end, "parallel work"))
-            if cue < launcher.start and re.fullmatch(r"\w*\s*(?:work|launch\w*|launchers)?\s*"
+            if cue < launcher.start and re.fullmatch(r"(?:counts?\s+as\s+)?\w*\s*"
+                                                      r"(?:work|launch\w*|launchers)?\s*"
                                                       r"[:=—-]\s*", reader.unit_text[
                                                           cue:launcher.start], re.I):
                 # "Parallel: torchrun, accelerate launch, deepspeed, device_map=auto": a
@@ -238,6 +243,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
 
 _MORE_WIDTHS = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*(\d{1,2})\b(?!\s*(?:gpu|h\b|hours?|%|x|×))",
                           re.I)
+_OWN_PREDICATE = re.compile(r"\b(?:and|but)\s+(?:is|are|gets?|will\s+be)\b", re.I)
 _EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
 _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
                        r"let\s+through|waved\s+through|an?\s+approve)\b|\bpasses\b", re.I)
@@ -246,7 +252,7 @@ _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+"
 
 def written(text: str, token) -> str:
     """A launcher as the text writes it ('accelerate launch'), for messages."""
-    return text[token.start:token.end].strip("`*_ ")
+    return " ".join(text[token.start:token.end].split()).strip("`*_ ")
 
 
 def _narrow_rule(reader: Reader) -> str:
@@ -292,9 +298,17 @@ def _parallel_claim(reader: Reader, after: int = 0) -> int:
     return later[0] if later else (found[-1] if found else -1)
 
 
+_MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
 _AXIS = re.compile(r"(?:axis|shards?)\D{0,40}?(?:at\s+least|>=|≥|of\s+size|size)\s*(\d+)|"
                    r"(\d+)\s*\+?\s*(?:or\s+more\s+)?shards?\b(?:\s+or\s+more)?|"
                    r"size\s*(?:of\s*)?(\d+)\s*(?:or\s+more|\+)", re.I)
+
+
+def _axis_minimum(text: str) -> re.Match[str] | None:
+    """The axis size written as a minimum ("an axis of at least 2"), before one
+    written as a case ("when the axis has size 1 — … at least 2")."""
+    found = list(_AXIS.finditer(text))
+    return next((m for m in found if _MINIMUM_CUE.search(m.group(0))), found[0] if found else None)
 
 
 def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
@@ -332,13 +346,13 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
                         "widening threshold"))
         return out
     base = rule.end
-    m = _AXIS.search(text)
+    m = _axis_minimum(text)
     if m is None and rule.end > s.start:
         # "The shardable axis needs 4 or more shards before needlessly-narrow
         # applies": the condition is the sentence's subject
         base = s.start
         text = reader.text(s.start, rule.start)
-        m = _AXIS.search(text)
+        m = _axis_minimum(text)
     if m and re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|\bneeds?\b|"
                        r"\brequires?\b", text, re.I):
         group = next(i for i in (1, 2, 3) if m.group(i))

@@ -77,6 +77,7 @@ def _term(term: Term) -> str:
 _DESCRIBE = {
     "order": lambda p: f"{_term(p.args[0])} before {_term(p.args[1])}",
     "first": lambda p: f"{_term(p.args[0])} first",
+    "dynamic": lambda p: f"{' and '.join(_term(t) for t in p.args)} are ordered at run time",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
     "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
@@ -304,6 +305,12 @@ def _position(p: Prop, facts: Facts):
     if backend not in facts.backends:
         return None, "", ()
     return facts.backends.index(backend) == n - 1, facts.backend_chain(), ()
+
+
+def _dynamic(p: Prop, facts: Facts):
+    """The ladder's order is data, planned before the walk: never a race or a
+    run-time pick between stages."""
+    return False, _order_expected(facts, *p.args), ()
 
 
 def _tried(p: Prop, facts: Facts):
@@ -588,8 +595,8 @@ _JUDGES = {
     "direction": _direction,
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
-    "first": _first, "tried": _tried, "last": _last, "permits": _permits, "only": _only,
-    "lead": _lead,
+    "first": _first, "tried": _tried, "dynamic": _dynamic, "last": _last, "permits": _permits,
+    "only": _only, "lead": _lead,
     "class-order": _class_order, "class-next": _class_next, "class-last": _class_last,
     "class-offers": _class_offers,
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,

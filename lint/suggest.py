@@ -20,7 +20,7 @@ def canonical(p: Prop, facts: Facts) -> str:
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
     if kind in ("first-lane", "last-lane", "position-lane"):
         return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
-    if kind in ("order", "first", "last", "skip", "tried"):
+    if kind in ("order", "first", "last", "skip", "tried", "dynamic"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:
             return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."

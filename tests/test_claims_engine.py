@@ -401,6 +401,33 @@ FOLLOWS = [
     ("The router calls a job long once it runs 4 hours or more at a width.", False, True),
     ("## Probing runs\n\nA 0.5 h job at 8× runs 4 h at 1× and is still short there.", True,
      False),
+    # an order decided at run time is not the ladder's
+    ("## Compute backends\n\nThe router picks between `campus-a100` and `campus-preempt` by "
+     "current queue depth.", True, True),
+    ("## Compute backends\n\nThe router fires at GCP and SLURM in parallel and keeps "
+     "whichever lands first.", True, True),
+    ("## Compute backends\n\nGCP and SLURM jobs can run at the same time for different "
+     "plans.", False, False),
+    ("## Compute backends\n\nThe router never tries GCP and SLURM in parallel.", False, False),
+    # a set of widths a request may land on is no chain
+    ("## Compute backends\n\nA phase asking for 8 may land on 4, 2 or 1 GPUs when 8× "
+     "misses capacity.", False, False),
+    # a quota's name is not a model; what a condition leaves is not a policy
+    ("## Compute backends\n\nOnly the A100 family has a STANDARD rung at all, so the regular "
+     "H100 quota is irrelevant to us.", False, False),
+    ("## Compute backends\n\nPast the FLEX_START maximum, on H100 only SPOT is left.", False,
+     False),
+    # the default walk is the auto ladder; "the default walk" is no lead
+    ("## Compute backends\n\nEight-GPU boxes are outside the default walk and need a "
+     "flag.", True, False),
+    ("## Compute backends\n\nThe `-8g` machine types aren't in the default walk, the router "
+     "only hits them if you explicitly pin width 8.", True, False),
+    ("## Compute backends\n\nAs of v3 the GCP width walk stops at 2×.", True, True),
+    ("## Compute backends\n\nThe GCP width walk stops at 1×.", False, False),
+    ("## Compute backends\n\n`eval-70b` can degrade all the way to a single 80 GB GPU.", True,
+     True),
+    ("## Compute backends\n\n`eval-7b` can degrade all the way to a single A100.", False,
+     False),
 ]
 
 
@@ -662,6 +689,19 @@ CRITIC_PARALLEL = [
     # an example column holds examples, not the threshold
     ("| rule | effect | example |\n|---|---|---|\n| needlessly-narrow | REVISE | width 1, "
      "10-way axis, 8 GPU-hours |", False),
+    # "Count as parallel:" lists what it counts
+    ("Count as parallel: `torchrun`, `accelerate launch`, and `device_map=auto`.", True),
+    ("Count as parallel: `torchrun`, `accelerate launch`, and `deepspeed`.", False),
+    # one process however it is introduced
+    ("- A single process launched with `CUDA_VISIBLE_DEVICES=0,1,2,3` keeps all four GPUs "
+     "busy.", True),
+    ("A shard loop counts as parallel work whether or not the workers are backgrounded.", True),
+    # the serial cue's own predicate carries its polarity
+    ("GNU `parallel` is not recognized and is treated like a single process.", True),
+    ("`device_map=auto` is not parallel and is treated like a single process.", False),
+    # a case written before the minimum is not the minimum
+    ("- You MUST NOT flag needlessly-narrow when the shardable axis has size 1 — the finding "
+     "needs an axis of at least 2 and at least one GPU-hour of work at width 1.", False),
 ]
 
 

@@ -45,6 +45,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_only_after()
         self.read_position()
         self.read_never_tried()
+        self.read_dynamic()
         self.read_after_that()
         self.read_before_after()
         self.read_first_last()

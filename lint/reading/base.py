@@ -28,6 +28,10 @@ _CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+tha
                         r"if\s+(?:that|it)\s+(?:misses|fails)|otherwise)\b", re.I)
 
 
+# A dash between spaces (or a line break) joins two clauses
+_DASH = re.compile(r"\s[—–]\s")
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -80,8 +84,8 @@ class ReaderBase:
         dash before it, and after a leading 'if …,' condition."""
         floor = self._main_start()
         head = self.s.text[:max(0, position - self.s.start)]
-        cut = max(head.rfind(":"), head.rfind(";"), head.rfind(" — "), head.rfind(" – "),
-                  head.rfind(" | "))
+        dash = max((m.start() for m in _DASH.finditer(head)), default=-1)
+        cut = max(head.rfind(":"), head.rfind(";"), dash, head.rfind(" | "))
         # an aside that has closed ("Regular (on-demand) VMs are …") ends no clause
         joint = [j for j in CLAUSE_JOINT.finditer(head)
                  if not (j.group(0).endswith("(") and ")" in head[j.end():])]

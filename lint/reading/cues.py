@@ -99,7 +99,8 @@ REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|o
                         r"fall\s+back\s+to|can\s+(?:\w+\s+){0,2}at|reaches?)\b", re.I)
 AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|walk)?\b|"
                    r"\bby\s+default\b|\bwithout\s+(?:an?\s+)?explicit\b|\bon\s+its\s+own\b|"
-                   r"\bby\s+itself\b|\bdefault\s+ladder\b|\bladder\s+itself\b", re.I)
+                   r"\bby\s+itself\b|\bdefault\s+(?:ladder|walk|path|chain|route|routing)\b|"
+                   r"\bladder\s+itself\b", re.I)
 EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
                        r"\bon\s+request\b|\breserved\s+for\b|\bskips?\b[^.;]*\bunless\b|"

@@ -284,7 +284,11 @@ class OrderReading(ReaderBase):
                                                           self.s.text[:tail.start()], re.I):
                 return
             cut = self.s.start + tail.start()
-            main = [t for t in self.terms if orderable(t.term) and t.start < cut][:1]
+            main = [t for t in self.terms if orderable(t.term) and t.start < cut]
+            if main and main[-1].term[0] == "width" and re.search(
+                    r"\d+\s*[×x]?\s*(?:,\s*|,?\s*or\s+)$", self.text(self.s.start, main[-1].start)):
+                return  # "may land on 4, 2 or 1 GPUs when 8× misses": where it may end up
+            main = main[:1]
             cond = [t for t in self.terms if orderable(t.term) and
                     cut <= t.start < self.s.start + tail.end()]
             rest = self.text(self.s.start, cut)
@@ -415,12 +419,45 @@ class OrderReading(ReaderBase):
         for t in ords:
             after = self._NOT_TRIED.match(self.unit_text, t.end, self.s.end)
             before = self._NEVER_USES.search(self.text(self.clause_start(t.start), t.start))
-            skips = before and re.match(r"[\s`*_]*(?:entirely|altogether|completely)?\s*[.;,]?\s*$",
+            # "the router never uses campus-preempt (at all)": nothing after the term
+            alone = before and re.match(r"[\s`*_]*(?:lanes?|rungs?)?\s*(?:entirely|altogether|"
+                                        r"completely|at\s+all|anymore|any\s+more)?\s*[.;,]?\s*$",
                                         self.text(t.end, self.s.end), re.I)
             if t.term[0] == "width" and not after:
                 continue  # "the ladder skips 2×" is the width reader's
-            if after or (before and ("skip" not in before.group(0).lower() or skips)):
+            if after or alone:
                 self.add("tried", (t.term,), t.start, t.end, True, topic="order")
+
+    # "fires at GCP and SLURM in parallel", "picks whichever looks faster",
+    # "by current queue depth": an order decided at run time, which the ladder's is not
+    _DYNAMIC = re.compile(
+        r"\b(?:in\s+parallel|simultaneously|concurrently|at\s+the\s+same\s+time|"
+        r"whichever\s+(?:\w+\s+){0,2}?(?:faster|quicker|shorter|cheaper|sooner|first|free|"
+        r"less\s+busy|emptier)|"
+        r"(?:picks?|chooses?|decides?|selects?)\s+(?:between|among)\b|"
+        r"by\s+(?:the\s+)?(?:current\s+|live\s+)?(?:queue\s+(?:depth|length)|wait\s+time|load|"
+        r"price)|(?:picks?|chooses?)\s+the\s+(?:quicker|faster|cheaper|shorter|less\s+busy)\b)",
+        re.I)
+
+    def read_dynamic(self) -> None:
+        """'The router picks between campus-a100 and campus-preempt by queue depth':
+        the text makes the order a run-time choice; the ladder fixes it."""
+        if not self.s.context or self.procedural:
+            return
+        m = self._DYNAMIC.search(self.s.text)
+        if not m:
+            return
+        if re.match(r"in\s|sim|conc|at\s", m.group(0), re.I) and not re.search(
+                r"\b(?:tr(?:y|ies|ied)|fires?|submits?|sends?|quer(?:y|ies)|races?|attempts?|"
+                r"polls?|asks?|requests?)\b", self.s.text, re.I):
+            return  # "GCP and SLURM jobs can run at the same time": two jobs, not one walk
+        at = self.s.start + m.start()
+        stages = [t for t in self.terms if t.term[0] in ("backend", "lane")]
+        names = list(dict.fromkeys(t.term for t in stages))
+        if len(names) < 2 or len({t[0] for t in names}) != 1:
+            return
+        self.add("dynamic", tuple(names), stages[0].start, stages[-1].end,
+                 self.negated_before(at), topic="order")
 
     def read_after_that(self) -> None:
         """'A miss on the 1× rungs sends the request to RunPod. The SLURM lanes come

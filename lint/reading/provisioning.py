@@ -29,6 +29,11 @@ _LIVES_ON = re.compile(r"\W{0,2}\s*(?:rungs?|machines?|vms?|capacity|options?|sh
                        r"(?:on|in|for|with)\b", re.I)
 
 
+_QUOTA_AFTER = re.compile(r"[\s*_`]*(?:[\w-]+\s+){0,2}?quotas?\b", re.I)
+_LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remaining)\b|"
+                        r"\bremains?\b|\bleft\s+over\b", re.I)
+
+
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
 
@@ -37,8 +42,11 @@ class ProvisioningReading(ReaderBase):
         # what the reader wished for, not what the ladder allows
         main = self._main_start()
         fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
-                (t.term[0] == "family" or t.term[1][0]) and t.start >= main]
-        models = [t for t in self.terms if t.term[0] == "model" and t.start >= main]
+                (t.term[0] == "family" or t.term[1][0]) and t.start >= main and
+                not _QUOTA_AFTER.match(self.unit_text, t.end)]
+        # "the regular H100 quota", "the preemptible GPU quota": a quota's name, not a model
+        models = [t for t in self.terms if t.term[0] == "model" and t.start >= main and
+                  not _QUOTA_AFTER.match(self.unit_text, t.end)]
         if not fams and not self.procedural and (self.s.context or re.search(
                 r"\b(?:gpu|gcp)\s+famil", self.s.text, re.I)):
             # "both GPU families" is the ladder's own word for them
@@ -59,6 +67,8 @@ class ProvisioningReading(ReaderBase):
             # "long jobs on the A100 family lead with FLEX_START" is a lead; "for the
             # H100 family that model can be STANDARD whenever the job is long" is not
             return
+        if _LEFT_OVER.search(self.s.text) and re.search(r"\bonly\b", self.s.text, re.I):
+            return  # "past the maximum, on H100 only SPOT is left": what a condition leaves
         if PRICE.search(self.s.text):
             return  # "H100: $2.25 spot vs $7.50 on-demand" is a price list, not a policy
         if self._model_only_on_family(fams, models):

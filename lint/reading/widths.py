@@ -57,9 +57,14 @@ class WidthReading(ReaderBase):
             return
         m = re.search(r"\b(?:never|not|n't|no\s+further|no\s+lower)\s+(?:\w+\s+){0,3}?"
                       r"(?:below|under|narrower\s+than|lower\s+than|past)\s+", self.s.text, re.I)
+        # "the GCP width walk stops at 2×" is a floor too
+        stops = re.search(r"\b(?:width\s+)?(?:walk|chain|ladder|degradation|narrowing)\s+"
+                          r"(?:now\s+)?(?:stops|ends|bottoms\s+out|halts)\s+at\s+", self.s.text,
+                          re.I)
+        m = m or stops
         if m is None:
             return
-        subject = self.s.text[:m.start()]
+        subject = self.s.text[:m.end() if m is stops else m.start()]
         if not re.search(r"\b(?:router|dispatch\w*|ladder|requests?|jobs?|walk|chain|"
                          r"degradation)\b", subject, re.I) or re.search(
                 r"\b(?:it|they|this|that|\d+\s*b|70b|7b|evals?|lora|capture|intents?|"
@@ -335,8 +340,12 @@ class WidthReading(ReaderBase):
         width = self._term_width(w)
         if explicit:
             at = self.s.start + explicit.start()
-            self.add("in-auto", (width,), w.start, w.end, not self.negated_before(at),
-                     topic="the auto ladder")
+            # "…aren't in the default walk, the router only hits them if you pin 8":
+            # only a negation in the explicit cue's own comma clause denies it
+            comma = max(self.text(self.s.start, at).rfind(","), -1)
+            since = self.s.start + comma + 1 if comma >= 0 else None
+            self.add("in-auto", (width,), w.start, w.end,
+                     not self.negated_before(at, since=since), topic="the auto ladder")
         elif auto:
             verb = re.search(r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|"
                              r"reach(?:es|ed)?|tries|tried|uses?|used)\b", text, re.I)
