@@ -409,6 +409,8 @@ FOLLOWS = [
     ("## Compute backends\n\nGCP and SLURM jobs can run at the same time for different "
      "plans.", False, False),
     ("## Compute backends\n\nThe router never tries GCP and SLURM in parallel.", False, False),
+    ("## Compute backends\n\nEvery backend on the ladder is checked before the first attempt, "
+     "concurrently: GCP, SLURM and RunPod.", False, False),
     # a set of widths a request may land on is no chain
     ("## Compute backends\n\nA phase asking for 8 may land on 4, 2 or 1 GPUs when 8× "
      "misses capacity.", False, False),

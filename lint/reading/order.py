@@ -448,9 +448,11 @@ class OrderReading(ReaderBase):
         if not m:
             return
         if re.match(r"in\s|sim|conc|at\s", m.group(0), re.I) and not re.search(
-                r"\b(?:tr(?:y|ies|ied)|fires?|submits?|sends?|quer(?:y|ies)|races?|attempts?|"
-                r"polls?|asks?|requests?)\b", self.s.text, re.I):
-            return  # "GCP and SLURM jobs can run at the same time": two jobs, not one walk
+                r"\b(?:tr(?:y|ies|ied)|fires?|submits?|sends?|quer(?:y|ies)|races?|"
+                r"polls?|asks?|requests?)\b[^,;:.]*$", self.s.text[:m.start()], re.I):
+            # "GCP and SLURM jobs can run at the same time": two jobs, not one walk;
+            # "every backend is checked before the first attempt, concurrently": a check
+            return
         at = self.s.start + m.start()
         stages = [t for t in self.terms if t.term[0] in ("backend", "lane")]
         names = list(dict.fromkeys(t.term for t in stages))
