@@ -21,7 +21,7 @@ _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardle
                            r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
                            r"small)|any\s+amount\s+of\s+work", re.I)
 _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert|promot|demot|"
-                    r"rais)\w*\b[^.;]{0,40}\b(?:into|to)\s+\W{0,2}$", re.I)
+                    r"rais)\w*\b[^.;]{0,60}\b(?:into|to)\s+(?:the\s+)?\W{0,2}$", re.I)
 _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?)?"  # "… at width 1 is below …"
                        r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
                        r"(below|under|above|over|past)\s+the\s+(?:widening\s+)?threshold", re.I)
@@ -130,8 +130,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("narrow-at", (gh.value,), compared.group(1).lower() in (
                 "below", "under"), gh.start, gh.end, "widening threshold"))
             continue
-        example = re.search(r"\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)\s+"
-                            r"(?:\w+\s+){0,2}?"
+        example = re.search(r"(?:\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)\s+|"
+                            r"(?:→|->|=>)\s*)(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
         approved = _APPROVED.search(reader.unit_text[gh.end:s.end])

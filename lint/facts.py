@@ -48,6 +48,23 @@ class Facts:
         return tuple(f.machine_type_template.split("{", 1)[0].rstrip("-").lower()
                      for f in self.config.families.values())
 
+    def family_names_label(self) -> str:
+        """'a2-ultragpu-{width}g (NVIDIA A100 80GB), a3-highgpu-{width}g (…)'."""
+        return "machine types " + ", ".join(
+            f"{f.machine_type_template} ({f.gpu})" for f in self.config.families.values())
+
+    def gpu_memory(self, model: str) -> tuple[int, ...]:
+        """Memory sizes (GB) the config's families give the GPU model ('A100')."""
+        import re
+
+        out = []
+        for f in self.config.families.values():
+            if re.search(rf"(?<![\w-]){re.escape(model)}(?![\w-])", f.gpu, re.I):
+                gb = re.search(r"(\d{2,3})\s*GB\b", f.gpu, re.I)
+                if gb:
+                    out.append(int(gb.group(1)))
+        return tuple(out)
+
     def names_machine_type(self, text: str) -> bool:
         """The text names one of the config's machine types, which means our
         ladder's family, not a GPU in general."""

@@ -196,7 +196,11 @@ class Lexicon:
                 r"h(?:ours?|rs?)?"]),
                 # "half a GPU-hour", "a quarter of a GPU hour"
                 (0.5, [r"half\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
-                (0.25, [r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"])]),
+                (0.25, [r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
+                # "30 GPU-minutes" is half a GPU-hour
+                (lambda s: (_first_number(s, data) or 0) / 60 or None, [
+                    rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
+                    r"min(?:utes?|s)?"])]),
         ]
         cues = data["cues"]
         for cue in ("neg", "history", "may", "only", "before", "after", "then", "first", "last",
@@ -283,7 +287,8 @@ class Lexicon:
             # hyphen before its unit, so "and" is never "an d(ay)".
             spelled = "|".join(u for u in d[unit] if len(u) > 1) or unit_re[unit]
             choices.append((value, [rf"{_NUMBER}\s*(?:-\s*)?(?:{unit_re[unit]})(?![\w-])",
-                                    rf"(?:{words})(?:\s+|\s*-\s*)(?:{spelled})(?![\w-])",
+                                    rf"(?:{words})(?:\s+|\s*-\s*)(?:(?:full|whole)\s+)?"
+                                    rf"(?:{spelled})(?![\w-])",
                                     # "half a day", "half an hour"
                                     rf"half\s+an?\s+(?:{spelled})(?![\w-])",
                                     # a config-like key read as words: "threshold hours: 8",

@@ -78,6 +78,11 @@ _DESCRIBE = {
     "order": lambda p: f"{_term(p.args[0])} before {_term(p.args[1])}",
     "first": lambda p: f"{_term(p.args[0])} first",
     "dynamic": lambda p: f"{' and '.join(_term(t) for t in p.args)} are ordered at run time",
+    "lane-partition": lambda p: f"{p.args[0]} submits to partition {p.args[1]}",
+    "lane-max-width": lambda p: f"{p.args[0]} takes up to {p.args[1]} GPUs",
+    "lane-wait": lambda p: f"{p.args[0]} waits {p.args[1]:g} min",
+    "machine-type": lambda p: f"{p.args[0]} is a machine type on the ladder",
+    "gpu-memory": lambda p: f"the ladder's {p.args[0]} has {p.args[1]} GB",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
     "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
@@ -311,6 +316,34 @@ def _dynamic(p: Prop, facts: Facts):
     """The ladder's order is data, planned before the walk: never a race or a
     run-time pick between stages."""
     return False, _order_expected(facts, *p.args), ()
+
+
+def _lane_fact(p: Prop, facts: Facts):
+    """One lane's partition, widest allocation or wait, from its config entry."""
+    lane = facts.config.slurm_lanes.get(p.args[0])
+    if lane is None:
+        return None, "", ()
+    said = f"{lane.name}: partition {lane.partition}, up to {lane.max_width} GPUs, " \
+        f"waits {lane.max_wait_minutes:g} min"
+    if p.kind == "lane-partition":
+        return p.args[1].lower() == lane.partition.lower(), said, _replace(p, lane.partition)
+    if p.kind == "lane-max-width":
+        return p.args[1] == lane.max_width, said, _replace(p, str(lane.max_width))
+    return abs(p.args[1] - lane.max_wait_minutes) < 1e-6, said, \
+        _replace(p, f"{lane.max_wait_minutes:g} min")
+
+
+def _machine_type(p: Prop, facts: Facts):
+    """A machine type no family of the config uses."""
+    return False, facts.family_names_label(), ()
+
+
+def _gpu_memory(p: Prop, facts: Facts):
+    model, gb = p.args
+    sizes = facts.gpu_memory(model)
+    if not sizes:
+        return None, "", ()
+    return gb in sizes, facts.family_names_label(), ()
 
 
 def _tried(p: Prop, facts: Facts):
@@ -595,7 +628,9 @@ _JUDGES = {
     "direction": _direction,
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
-    "first": _first, "tried": _tried, "dynamic": _dynamic, "last": _last, "permits": _permits,
+    "first": _first, "tried": _tried, "dynamic": _dynamic,
+    "lane-partition": _lane_fact, "lane-max-width": _lane_fact, "lane-wait": _lane_fact,
+    "machine-type": _machine_type, "gpu-memory": _gpu_memory, "last": _last, "permits": _permits,
     "only": _only, "lead": _lead,
     "class-order": _class_order, "class-next": _class_next, "class-last": _class_last,
     "class-offers": _class_offers,

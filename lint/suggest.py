@@ -31,6 +31,14 @@ def canonical(p: Prop, facts: Facts) -> str:
             return f"At one width, {' rungs come before '.join(labels)} rungs."
         labels = [facts.backend_label(b) for b in facts.backends]
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
+    if kind in ("lane-partition", "lane-max-width", "lane-wait"):
+        lane = facts.config.slurm_lanes[p.args[0]]
+        return (f"`{lane.name}`: partition `{lane.partition}`, up to {lane.max_width} GPUs, "
+                f"waits {lane.max_wait_minutes:g} min.")
+    if kind in ("machine-type", "gpu-memory"):
+        return "The GCP families are " + ", ".join(
+            f"`{f.machine_type_template}` ({f.gpu})"
+            for f in facts.config.families.values()) + "."
     if kind in ("permits", "only"):
         family = p.args[0]
         allowed = facts.provisioning(family)

@@ -430,6 +430,36 @@ FOLLOWS = [
      True),
     ("## Compute backends\n\n`eval-7b` can degrade all the way to a single A100.", False,
      False),
+    # a rung taken off the ladder in its own clause; a conditioned one is another claim
+    ("## Compute backends\n\nRunPod isn't in the automatic ladder at all: dispatch stops "
+     "after the SLURM lanes.", True, True),
+    ("## Compute backends\n\nRunPod is never tried unless GCP misses.", False, False),
+    ("## Compute backends\n\nWidth one is never a GCP rung.", True, True),
+    # "all three provisioning models" names them all; "a full day" is 24 h
+    ("## Compute backends\n\nBoth GPU families accept all three provisioning models — spot, "
+     "flex-start and regular on-demand VMs.", True, True),
+    ("## Compute backends\n\nThe short/long cutoff is a full day at the chosen width.", True,
+     True),
+    # "Long order:" is the long class's order; a colon ends a denied model's claim
+    ("## Compute backends\n\nLong order at a width: FLEX_START, then SPOT, then STANDARD.",
+     True, True),
+    ("## Compute backends\n\nLong order at a width: FLEX_START, then STANDARD, then SPOT.",
+     False, False),
+    ("## Compute backends\n\nA long job never touches spot VMs: it goes FLEX_START, then "
+     "STANDARD, and that's it.", True, True),
+    # "declined" is a miss; a relative clause is no procedure; "start on X" puts X first
+    ("## Compute backends\n\nStart on the campus SLURM cluster, which costs nothing; the "
+     "router moves a job to GCP only when both SLURM lanes have declined it.", True, True),
+    # "that" is the clause before, inside the sentence
+    ("## Compute backends\n\nGCP had no capacity at any width, both SLURM lanes hit their "
+     "wait limits, and RunPod is what the ladder falls to after that.", False, False),
+    # a review quoting the text under review
+    ("> The previous wording said the short cutoff was 6 h; this PR fixes it.", False, False),
+    # "all of them except X" after the intents are named
+    ("## Compute backends\n\nYou have access to four intents. All of them except `eval-70b` "
+     "can run at width 1.", False, False),
+    ("## Compute backends\n\nYou have access to four intents. All of them except `eval-7b` "
+     "can run at width 1.", True, True),
 ]
 
 
@@ -440,6 +470,47 @@ def test_expected_claims_follow_the_ladder_config(tmp_path: Path, text: str, pac
     rules = {"ladder-drift"}
     assert bool(lint(text, rules=rules)) == packaged
     assert bool(lint(text, rules=rules, ladder=changed_ladder(tmp_path))) == changed
+
+
+# (statement, flagged under the packaged ladder, flagged with the lane and family
+# facts changed): a lane's partition, widest allocation and wait, and how the
+# families are named, all come from the config
+LANE_FACTS = [
+    ("- `campus-a100`: partition `gpu`, up to 8 GPUs, waits 30 min", False, True),
+    ("- `campus-a100`: partition `a100`, up to 8 GPUs, waits 30 min", True, True),
+    ("- `campus-a100`: partition `a100`, up to 4 GPUs, waits 45 min", True, False),
+    ("The router waits up to two hours on `campus-a100` before moving on to "
+     "`campus-preempt`.", True, True),
+    ("`campus-preempt` is tried after `campus-a100`, and the router gives it two hours "
+     "before falling through to RunPod.", False, False),
+    ("| Lane | Partition | Max width | Max wait |\n|---|---|---|---|\n"
+     "| campus-a100 | gpu | 8 | 30 min |", False, True),
+    ("| Lane | Partition | Max width | Max wait |\n|---|---|---|---|\n"
+     "| campus-a100 | a100 | 4 | 45 min |", True, False),
+    ("## Compute backends\n\nThe H100 family uses `a3-highgpu-{width}g` machines.", False,
+     True),
+    ("## Compute backends\n\nThe H100 family uses `a3-megagpu-{width}g` machines.", True,
+     False),
+    ("## Compute backends\n\n`a2-ultragpu` machines carry NVIDIA A100 40GB cards.", True,
+     True),
+    ("## Compute backends\n\nThe A100 family is `a2-highgpu-{w}g`.", True, True),
+]
+
+
+@pytest.mark.parametrize(("text", "packaged", "changed"), LANE_FACTS,
+                         ids=[t[:40] for t, _, _ in LANE_FACTS])
+def test_lane_and_family_facts_follow_the_config(tmp_path: Path, text: str, packaged: bool,
+                                                 changed: bool) -> None:
+    ladder = PACKAGED.replace("partition: gpu", "partition: a100")
+    ladder = ladder.replace("    max_width: 8\n    max_wait_minutes: 30",
+                            "    max_width: 4\n    max_wait_minutes: 45")
+    ladder = ladder.replace("a3-highgpu-{width}g", "a3-megagpu-{width}g")
+    assert ladder.count("a3-megagpu") == 1 and "max_wait_minutes: 45" in ladder
+    path = tmp_path / "ladder.yaml"
+    path.write_text(ladder, encoding="utf-8")
+    rules = {"ladder-drift"}
+    assert bool(lint(text, rules=rules)) == packaged
+    assert bool(lint(text, rules=rules, ladder=path)) == changed
 
 
 def test_generated_ladder_order_follows_the_config(tmp_path: Path) -> None:
@@ -704,6 +775,12 @@ CRITIC_PARALLEL = [
     # a case written before the minimum is not the minimum
     ("- You MUST NOT flag needlessly-narrow when the shardable axis has size 1 — the finding "
      "needs an axis of at least 2 and at least one GPU-hour of work at width 1.", False),
+    # a review that moves a rule to the warnings; a worked example after an arrow
+    ("> This PR moves oversubscribed from the REVISE list to the warnings.", False),
+    ("> This PR moves oversubscribed from the warnings to the REVISE list.", True),
+    ("Example: 3 GPU-hours of evals over 6 prompts at width 1 → needlessly-narrow.", False),
+    ("Threshold: width 1, shardable axis of 2 or more, and 30 GPU-minutes of work or more → "
+     "needlessly-narrow.", True),
 ]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from lint.lexicon import Lexicon
 from lint.propositions import Prop
 from lint.reading.cues import KEY_WORDS, MAX_SENTENCE
+from lint.reading.lanes import LaneReading
 from lint.reading.lengths import LengthReading
 from lint.reading.order import OrderReading
 from lint.reading.provisioning import ProvisioningReading
@@ -34,7 +35,8 @@ from lint.reading.sentence import (
 from lint.reading.widths import WidthReading, bare_width_list
 
 
-class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, ScalingReading):
+class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, ScalingReading,
+             LaneReading):
     """Reads one sentence into propositions; each family of readers is a mixin."""
 
     def read(self) -> list[Prop]:
@@ -58,6 +60,8 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_direction()
         self.read_skipped_width()
         self.read_scaling()
+        self.read_lane_facts()
+        self.read_family_names()
         return self.props
 
 # ---- context --------------------------------------------------------------------------------

@@ -52,6 +52,8 @@ class ReaderBase:
         # nor is a purpose or reason ("…, so that jobs stop waiting in the queue")
         bare = re.sub(r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+"
                       r"(?:is|are)))\b.*|,\s*since\b.*", " ", bare, flags=re.I | re.S)
+        # nor a relative clause about a noun ("the campus cluster, which costs nothing")
+        bare = re.sub(r",\s*which\s[^,;:]*", " ", bare, flags=re.I)
         # nor a note on price ("…, at full price")
         bare = re.sub(r"[,;—–]\s*(?:and\s+)?at\s+(?:full|list|the\s+full|normal|regular)\s+"
                       r"(?:price|cost|rate)s?\b", " ", bare, flags=re.I)

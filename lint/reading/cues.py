@@ -41,7 +41,8 @@ FILLER = re.compile(
     r"steps?|retries|retry|tries|falls|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
 PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour\b", re.I)
-PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|available|never|no|not|"
+PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|accept\w*|available|never|"
+                        r"no|not|"
                          r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
                          r"excluded|includ\w*|is|are|falls?\s+back\s+to|drops?\s+to|moves?\s+to)\b|n't\b|❌|✅",

@@ -3,6 +3,7 @@ at a degraded width, and the FLEX_START maximum duration."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lint.lexicon import Token
@@ -70,6 +71,7 @@ class LengthReading(ReaderBase):
                               r"treated\s+as))?\s*$",
                               self.unit_text[max(0, t.start - 25):t.start], re.I) or \
                     re.match(r"\s*(?:here\s+|now\s+)?(?:=|means|:)", tail) or \
+                    re.match(r"\s*(?:-job\s+)?(?:order|ordering|sequence|chain)\b", tail, re.I) or \
                     (re.search(r"\|\s*$", self.unit_text[max(0, t.start - 4):t.start]) and
                      re.match(r"\s*(?:\||$)", tail)):  # a table cell that is just the class
                 return t.kind
@@ -151,6 +153,13 @@ class LengthReading(ReaderBase):
         return out
 
     def _read_lead(self, kind: str, models: list[TermTok], start: int, end: int) -> None:
+        colon = next((i for i, (a, b) in enumerate(itertools.pairwise(models))
+                      if ":" in self.text(a.end, b.start)), None)
+        if colon is not None and self.negated_before(models[0].end, since=start):
+            # "A long job never touches spot VMs: it goes FLEX_START, then STANDARD": the
+            # colon ends the denied model's claim; what follows is read as its own
+            models = models[:colon + 1]
+            end = models[-1].end
         seg = self.text(start, end)
         names = [t.term[1] if t.term[0] == "model" else t.term[1][2] for t in models]
         names = [n for n in names if n]

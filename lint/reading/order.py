@@ -39,6 +39,8 @@ _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
 _EXCEPT = re.compile(r"\b(?:except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|"
                      r"but\s+not)\b", re.I)
 _CLAUSE_STOP = re.compile(r"[:;]")
+_CONDITIONED = re.compile(r"\b(?:unless|until|if|when|once|before|after|first|last|for|except|"
+                          r"below|above|while|without|only|instead)\b", re.I)
 _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 
 
@@ -250,7 +252,9 @@ class OrderReading(ReaderBase):
                   r"sold\s+out|gone|taken)|"
                   r"(?:is|are)(?:\s+not|n[’']t)\s+(?:there|available|free|in\s+stock)|"
                   r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
-                  r"(?:fails?|runs?\s+out|ran\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out")
+                  r"(?:fails?|runs?\s+out|ran\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out|"
+                  r"(?:has|have)\s+(?:declined|refused|rejected)|declines?|times?\s+out|"
+                  r"timed\s+out")
 
     # "A 4× request that misses never tries 2×": the miss in a relative clause
     _RELATIVE_MISS = re.compile(
@@ -334,7 +338,8 @@ class OrderReading(ReaderBase):
         m = re.search(r"\bonly\s+(?:(?!and\b|but\b|then\b)\w+\s+){0,2}?(?:after\b|"
                       r"(?:when|once|if)\b(?=[^.;]*(?:\b(?:exhausted|"
                       r"miss|misses|missed|dry|fail|fails|failed|full|busy|unavailable|empty|gone|"
-                      r"taken|saturated|out\s+of\s+capacity|run\s+out|none|nothing)\b|"
+                      r"taken|saturated|out\s+of\s+capacity|run\s+out|none|nothing|declined|"
+                      r"refused|rejected|turned\s+(?:it\s+)?down|timed\s+out)\b|"
                       r"\bno\s+\w+|n't|\bnot\s+(?:free|available))))",
                       self.s.text, re.I)
         if not m or self.procedural or not self.s.context:
@@ -397,8 +402,9 @@ class OrderReading(ReaderBase):
     _NOT_TRIED = re.compile(
         r"[\s`*_]*(?:lanes?|rungs?|partition|cluster|backend)?[\s`*_]*(?:(?:is|are)\s+"
         r"(?:never|not|no\s+longer)|(?:isn|aren)[’']t)\s+(?:(?:ever|even|actually)\s+)?(?:tried|used|"
-        r"(?:on|in|part\s+of)\s+the\s+(?:auto(?:matic)?[\s-])?(?:ladder|walk|fallback\s+chain))"
-        r"\b(?:\s+at\s+all|\s+anymore|\s+any\s+more)?\s*(?:[.;,]|$)", re.I)
+        r"(?:on|in|part\s+of)\s+the\s+(?:auto(?:matic)?[\s-]|default\s+)?(?:ladder|walk|"
+        r"fallback\s+chain)|an?\s+(?:gcp\s+)?rung)"
+        r"\b(?:\s+at\s+all|\s+anymore|\s+any\s+more)?\s*(?:[.;,:—–]|$)", re.I)
     # "the router never uses campus-preempt", "the ladder skips campus-preempt entirely"
     _NEVER_USES = re.compile(
         r"(?:the\s+)?(?:router|ladder|dispatch|walk)\s+(?:never|doesn't|does\s+not|won't|"
@@ -409,14 +415,17 @@ class OrderReading(ReaderBase):
     def read_never_tried(self) -> None:
         """A rung the text takes off the ladder altogether. Conditions, orders
         and intents make it a different claim, read elsewhere or not at all."""
-        if not self.s.context or self.procedural or re.search(
-                r"\b(?:unless|until|if|when|once|before|after|first|last|for|except|below|"
-                r"above|while|without|only|instead)\b", self.s.text, re.I):
+        if not self.s.context or self.procedural:
             return
         if any(t.kind in ("intent", "model", "length") for t in self.tokens):
             return
         ords = [t for t in self.terms if orderable(t.term)]
         for t in ords:
+            clause_end = _CLAUSE_STOP.search(self.s.text, t.end - self.s.start)
+            clause = self.text(self.clause_start(t.start),
+                               self.s.start + clause_end.start() if clause_end else self.s.end)
+            if _CONDITIONED.search(clause):
+                continue  # "never tried unless GCP misses", "never first": another claim
             after = self._NOT_TRIED.match(self.unit_text, t.end, self.s.end)
             before = self._NEVER_USES.search(self.text(self.clause_start(t.start), t.start))
             # "the router never uses campus-preempt (at all)": nothing after the term
@@ -490,6 +499,14 @@ class OrderReading(ReaderBase):
         at = self.s.start + m.start()
         subjects = [t for t in self.terms if orderable(t.term) and t.end <= at]
         anchor = self.previous_terms[-1]
+        clause = self.clause_start(at)
+        earlier = [t for t in subjects if t.end <= clause]
+        if earlier:
+            # "GCP had no capacity, both SLURM lanes hit their limits, and RunPod is what
+            # the ladder falls to after that": "that" is the clause before, not the
+            # sentence before
+            anchor = earlier[-1]
+            subjects = [t for t in subjects if t.start >= clause]
         negated = self.negated_before(at)
         for subject in subjects:
             if subject.term != anchor.term:

@@ -52,8 +52,9 @@ class ProvisioningReading(ReaderBase):
             # "both GPU families" is the ladder's own word for them
             every_model = re.search(r"\ball\s+(?:three|the|\d+)?\s*(?:provisioning\s+)?"
                                     r"(?:models|capacity\s+types|tiers)\b", self.s.text, re.I)
-            if every_model and not models:
-                # "both families offer all three provisioning models"
+            if every_model:
+                # "both families offer all three provisioning models" (names them all,
+                # whatever list follows it)
                 at = self.s.start + every_model.start()
                 models = [TermTok(("model", name), at, self.s.start + every_model.end())
                           for name in self.facts.model_names]

@@ -80,6 +80,15 @@ class WidthReading(ReaderBase):
 
     def read_min_width(self) -> None:
         named, every = self.kinds("intent"), self._every_intent()
+        if named and not every:
+            # "You have access to four intents. All of them except `eval-70b` can run
+            # at width 1": everything but the intents the exception names
+            others = re.search(r"\ball\s+(?:of\s+them|the\s+(?:others|rest))\s+(?:except|but|"
+                               r"other\s+than|apart\s+from|save\s+for)\b", self.s.text, re.I)
+            if others:
+                at = self.s.start + others.start()
+                every = [Token("intent", name, at, self.s.start + others.end())
+                         for name in self.facts.intents]
         if every and named and re.search(r"\b(?:except|but\s+not|other\s+than|apart\s+from|"
                                          r"besides|save\s+for)\b", self.s.text, re.I):
             # "all intents except eval-70b can run on one GPU": the others can

@@ -1,0 +1,163 @@
+"""Facts about one SLURM lane (its partition, widest allocation and wait) and
+about how the GCP families are named (machine types and GPU models).
+
+Every value is checked against the loaded config: a lane's `partition`,
+`max_width` and `max_wait_minutes`, a family's `machine_type` template and
+`gpu`. Nothing here names a lane, partition or machine type.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lint.reading.base import ReaderBase
+from lint.reading.sentence import TermTok
+
+# "partition `gpu`", "--partition=gpu", "-p gpu", "(partition: gpu)"
+_PARTITION = re.compile(r"(?:\bpartition\b\s*(?:is\s+|=\s*|:\s*)?|--partition[=\s]\s*|"
+                        r"(?<![\w-])-p\s+)[`'\"]?(?P<name>[A-Za-z][\w-]*(?:\.[\w-]+)*)[`'\"]?"
+                        # a name ends its phrase: "partition gpu, up to 8 GPUs"
+                        r"(?=\s*(?:[,;:.)|]|$|\band\b|\bwith\b|—|–))", re.I)
+# words that follow "partition" in prose without naming one ("the preempt partition if")
+_NOT_A_NAME = re.compile(r"(?:if|and|or|is|are|can|could|first|then|jobs?|the|a|an|when|"
+                         r"where|which|that|there|here|for|of|to|on|in|at|by|too|only|"
+                         r"entirely|instead|itself|name|names|list|limits?)", re.I)
+# "up to 8 GPUs", "max 8 GPUs", "capped at four GPUs", "a full 8-GPU allocation",
+# "max width 8", "at most 4 GPUs"
+_MAX_WIDTH = re.compile(
+    r"(?:\bup\s+to|\bmax(?:imum)?(?:\s+width)?(?:\s+of)?|\bcapped\s+at|\bat\s+most|"
+    r"\blimited\s+to|\bno\s+more\s+than|\btops?\s+out\s+at|\bcan\s+take\s+(?:a\s+)?"
+    r"(?:full\s+)?|\bwidest\s+(?:allocation\s+)?(?:is\s+)?)\s*[:=]?\s*(?P<n>\d{1,3}|"
+    r"one|two|four|eight|sixteen|three|six)(?:\s*[×x])?(?:[\s-]*(?:gpus?|gpu\s+allocation|"
+    r"way)\b|(?=\s*[,;.)]|\s*$)|\s+wide\b)", re.I)
+# "waits 30 min", "30 min max wait", "gives it 30 minutes", "wait up to two hours"
+_WAIT_CUE = re.compile(r"\bwait(?:s|ing)?\b|\bgives?\s+it\b|\bbefore\s+(?:moving|falling|"
+                       r"giving|it\s+moves|the\s+router\s+moves)|\bqueue(?:s|d)?\s+for\b|"
+                       r"\btime-?out\b|\bpatience\b", re.I)
+_OBJECT_CUE = re.compile(r"\b(?:after|before|to|from|than|over|behind|ahead\s+of)\s*[`*_]*"
+                         r"(?:the\s+)?[`*_]*$", re.I)
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "eight": 8,
+                 "sixteen": 16}
+# A GCP accelerator machine type written out: "a2-highgpu-8g", "a3-megagpu-{n}g"
+_MACHINE = re.compile(r"(?<![\w-])(?P<prefix>[a-z]\d+-[a-z]+gpu)"
+                      r"(?:-(?:\d+g|\{\w*\}g|\*|[nNxXw]g?))?(?![\w-])", re.I)
+# "NVIDIA A100 40GB", "A100 40 GB"
+_GPU_MEMORY = re.compile(r"(?<![\w-])(?P<model>[A-Z]\d{2,4})[\s-]*(?P<gb>\d{2,3})\s*GB\b", re.I)
+
+
+class LaneReading(ReaderBase):
+    # -- one lane's partition, widest allocation and wait ------------------------------------
+
+    def read_lane_facts(self) -> None:
+        if self.procedural and not self.table_header:
+            return
+        lanes = [t for t in self.terms if t.term[0] == "lane"]
+        if not lanes:
+            return
+        if self.table_header and "|" in self.s.text:
+            self._lane_row(lanes[0])
+            return
+        # Each lane the sentence is about owns its text up to the next one ("campus-a100
+        # first (30 min max wait), then campus-preempt (60 min …)"); a lane that is an
+        # order's object ("tried after campus-a100", "moving on to campus-preempt")
+        # owns nothing
+        owners = [t for t in lanes if not _OBJECT_CUE.search(
+            self.text(max(self.s.start, t.start - 30), t.start))] or lanes[:1]
+        for i, lane in enumerate(owners):
+            start = self.s.start if i == 0 else lane.start
+            end = owners[i + 1].start if i + 1 < len(owners) else self.s.end
+            self._lane_text(lane, start, end)
+
+    def _lane_text(self, lane: TermTok, start: int, end: int) -> None:
+        text = self.text(start, end)
+        name = lane.term[1]
+        negated = self.negated_before(end)
+        part = _PARTITION.search(text)
+        if part and not _NOT_A_NAME.fullmatch(part.group("name")):
+            at = start + part.start("name")
+            self.add("lane-partition", (name, part.group("name")), at,
+                     at + len(part.group("name")), negated, topic="SLURM lanes")
+        width = _MAX_WIDTH.search(text)
+        if width and not re.search(r"\bwait", text[width.start():width.end()], re.I):
+            at = start + width.start("n")
+            self.add("lane-max-width", (name, _number(width.group("n"))), at,
+                     at + len(width.group("n")), negated, topic="SLURM lanes")
+        self._lane_wait(name, start, end)
+
+    def _lane_wait(self, name: str, start: int, end: int) -> None:
+        cue = _WAIT_CUE.search(self.text(start, end))
+        if cue is None:
+            return
+        at = start + cue.start()
+        durations = [d for d in self.tokens if d.kind == "duration" and start <= d.start < end]
+        # the duration nearest the cue, on either side ("waits 30 min", "30 min max wait")
+        near = sorted(durations, key=lambda d: abs(d.start - at))[:1]
+        for d in near:
+            if abs(d.start - at) > 40:
+                continue
+            self.add("lane-wait", (name, round(d.value * 60, 3)), d.start, d.end,
+                     self.negated_before(d.start), topic="SLURM lanes")
+
+    def _lane_row(self, lane: TermTok) -> None:
+        """'| campus-a100 | gpu | 8 | 60 min |' under '| Lane | Partition | Max width |
+        Max wait |': each column the header names."""
+        header = [c.strip().lower() for c in self.table_header.strip().strip("|").split("|")]
+        row_text = self.s.text
+        cells = []
+        pos = 0
+        body = row_text.strip()
+        offset = self.s.start + row_text.find(body)
+        for cell in body.strip("|").split("|"):
+            at = body.find(cell, pos)
+            cells.append((cell, offset + at))
+            pos = at + len(cell)
+        if len(cells) != len(header):
+            return
+        name = lane.term[1]
+        for title, (cell, at) in zip(header, cells, strict=True):
+            value = cell.strip(" `*_")
+            if not value:
+                continue
+            here = at + cell.find(value)
+            if re.fullmatch(r"partition", title):
+                if re.fullmatch(r"[A-Za-z][\w.-]*", value):
+                    self.add("lane-partition", (name, value), here, here + len(value),
+                             topic="SLURM lanes")
+            elif re.search(r"\bmax(?:imum)?\b.*\b(?:width|gpus?)\b|\bgpus?\b", title):
+                n = re.fullmatch(r"(\d{1,3})\s*(?:[×x]|gpus?)?", value, re.I)
+                if n:
+                    self.add("lane-max-width", (name, int(n.group(1))), here,
+                             here + len(n.group(1)), topic="SLURM lanes")
+            elif re.search(r"\bwait\b", title):
+                d = next((t for t in self.tokens if t.kind == "duration" and
+                          here <= t.start < here + len(value)), None)
+                if d is not None:
+                    self.add("lane-wait", (name, round(d.value * 60, 3)), d.start, d.end,
+                             topic="SLURM lanes")
+
+    # -- how the families are named -----------------------------------------------------
+
+    def read_family_names(self) -> None:
+        """A machine type the config does not use ('a2-highgpu-{w}g' for the A100
+        family), or a family's GPU with another memory size ('A100 40GB')."""
+        if not self.s.context or self.procedural:
+            return
+        known = self.facts.machine_type_prefixes
+        for m in _MACHINE.finditer(self.s.text):
+            prefix = m.group("prefix").lower()
+            if prefix in known:
+                continue
+            at = self.s.start + m.start()
+            self.add("machine-type", (m.group(0),), at, self.s.start + m.end(),
+                     self.negated_before(at), topic="GPU families")
+        families = {name.lower() for name in self.facts.config.families}
+        for m in _GPU_MEMORY.finditer(self.s.text):
+            if m.group(0).lower() in families:
+                continue  # "h100-80gb" is the family's own name
+            at = self.s.start + m.start()
+            self.add("gpu-memory", (m.group("model").upper(), int(m.group("gb"))), at,
+                     self.s.start + m.end(), self.negated_before(at), topic="GPU families")
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else _WORD_NUMBERS[text.lower()]
