@@ -164,6 +164,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         props.append(Prop("critic-threshold", (0.0,), False, rules[0].start, rules[0].end,
                           "widening threshold"))
     narrow = [r for r in rules if r.value == _narrow_rule(reader)]
+    either = _EITHER_CONDITION.search(s.text)
+    if either and (narrow or _NARROW.search(f"{s.text} {unit.heading}")):
+        # "…if it declares an axis of 2 or more, *or* if it has 1 GPU-hour": the rule
+        # needs both conditions, not either
+        at = s.start + either.start()
+        props.append(Prop("narrow-any", (), reader.negated_before(at), at,
+                          s.start + either.end(), "widening threshold"))
     if narrow:
         props += _narrow_conditions(reader, narrow[0])
     elif not rules and re.search(r"\bshardable\s+axis", s.text, re.I) and \
@@ -298,10 +305,22 @@ def _parallel_claim(reader: Reader, after: int = 0) -> int:
     return later[0] if later else (found[-1] if found else -1)
 
 
+# The axis and the work joined by "or": either condition would be enough
+_OR = r"\bor\b(?!\s+(?:more|less|larger|greater|bigger|higher|above|below|fewer|up|so|not)\b)"
+_EITHER_CONDITION = re.compile(
+    rf"\beither\b[^.;]{{0,80}}?\b(?:axis|shards?)\b[^.;]{{0,60}}?{_OR}[^.;]{{0,60}}?gpu[- ]?h|"
+    rf"\beither\b[^.;]{{0,80}}?gpu[- ]?h[^.;]{{0,60}}?{_OR}[^.;]{{0,60}}?\b(?:axis|shards?)\b|"
+    rf"\b(?:axis|shards?)\b[^.;]{{0,60}}?[,*_\s]{_OR}[*_]*\s+(?:if\s+)?[^.;]{{0,40}}?gpu[- ]?h|"
+    rf"\bgpu[- ]?h[^.;]{{0,60}}?[,*_\s]{_OR}[*_]*\s+(?:if\s+)?[^.;]{{0,40}}?\b(?:axis|shards?)\b|"
+    r"\beither\s+(?:condition|one)\s+(?:is\s+enough|suffices|will\s+do)", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10,
+                 "sixteen": 16}
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
-_AXIS = re.compile(r"(?:axis|shards?)\D{0,40}?(?:at\s+least|>=|≥|of\s+size|size)\s*(\d+)|"
-                   r"(\d+)\s*\+?\s*(?:or\s+more\s+)?shards?\b(?:\s+or\s+more)?|"
-                   r"size\s*(?:of\s*)?(\d+)\s*(?:or\s+more|\+)", re.I)
+_N = r"(\d+|two|three|four|five|six|eight|ten|sixteen)\b"
+_AXIS = re.compile(rf"(?:axis|shards?)\D{{0,40}}?(?:at\s+least|>=|≥|of\s+size|size)\s*{_N}|"
+                   rf"{_N}\s*\+?\s*(?:or\s+more\s+)?(?:shards?|items|entries|elements|prompts|"
+                   r"values)\b(?:\s+or\s+more)?|"
+                   rf"size\s*(?:of\s*)?{_N}\s*(?:or\s+more|\+)", re.I)
 
 
 def _axis_minimum(text: str) -> re.Match[str] | None:
@@ -357,7 +376,9 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
                        r"\brequires?\b", text, re.I):
         group = next(i for i in (1, 2, 3) if m.group(i))
         start = base + m.start(group)
-        out.append(Prop("axis-min", (int(m.group(group)),), False, start,
+        value = m.group(group)
+        out.append(Prop("axis-min", (int(value) if value.isdigit() else
+                                     _NUMBER_WORDS[value.lower()],), False, start,
                         start + len(m.group(group)), "widening threshold",
                         ((start, start + len(m.group(group)), ""),)))
     return out

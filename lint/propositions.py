@@ -83,6 +83,7 @@ _DESCRIBE = {
     "lane-wait": lambda p: f"{p.args[0]} waits {p.args[1]:g} min",
     "machine-type": lambda p: f"{p.args[0]} is a machine type on the ladder",
     "gpu-memory": lambda p: f"the ladder's {p.args[0]} has {p.args[1]} GB",
+    "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
     "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
@@ -125,6 +126,7 @@ _DESCRIBE = {
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
     "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
     "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
+    "narrow-any": lambda p: "needlessly-narrow fires on either condition (axis or work)",
     "narrow-width": lambda p: f"needlessly-narrow fires at width {p.args[0]}",
     "axis-min": lambda p: f"needlessly-narrow needs {p.args[0]} shards",
 }
@@ -344,6 +346,13 @@ def _gpu_memory(p: Prop, facts: Facts):
     if not sizes:
         return None, "", ()
     return gb in sizes, facts.family_names_label(), ()
+
+
+def _family_major(p: Prop, facts: Facts):
+    """The planner tries every family at one width before it narrows."""
+    order = " before ".join(facts.family_label(f) for f in facts.families_in_order())
+    return len(facts.width_chain()) < 2, f"at one width {order}, width by width " \
+        f"({facts.width_label()})", ()
 
 
 def _tried(p: Prop, facts: Facts):
@@ -581,6 +590,13 @@ def _critic_threshold(p: Prop, facts: Facts):
                     f"{'' if DEFAULT_WIDEN_THRESHOLD == 1 else 's'}")
 
 
+def _narrow_any(p: Prop, facts: Facts):
+    from critics.rules import MIN_SHARDS_TO_WIDEN
+
+    return False, f"{_narrow_needs()} and a shardable axis of at least " \
+        f"{MIN_SHARDS_TO_WIDEN} shards, both", ()
+
+
 def _narrow_width(p: Prop, facts: Facts):
     return p.args[0] == 1, "needlessly-narrow judges width-1 phases only", ()
 
@@ -628,7 +644,7 @@ _JUDGES = {
     "direction": _direction,
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
-    "first": _first, "tried": _tried, "dynamic": _dynamic,
+    "first": _first, "tried": _tried, "dynamic": _dynamic, "family-major": _family_major,
     "lane-partition": _lane_fact, "lane-max-width": _lane_fact, "lane-wait": _lane_fact,
     "machine-type": _machine_type, "gpu-memory": _gpu_memory, "last": _last, "permits": _permits,
     "only": _only, "lead": _lead,
@@ -641,5 +657,6 @@ _JUDGES = {
     "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "narrow-at": _narrow_at,
-    "parallel": _parallel, "narrow-width": _narrow_width, "axis-min": _axis_min,
+    "parallel": _parallel, "narrow-width": _narrow_width, "narrow-any": _narrow_any,
+    "axis-min": _axis_min,
 }

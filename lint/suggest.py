@@ -39,6 +39,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         return "The GCP families are " + ", ".join(
             f"`{f.machine_type_template}` ({f.gpu})"
             for f in facts.config.families.values()) + "."
+    if kind == "family-major":
+        labels = [f"`{facts.family_label(f)}`" for f in facts.families_in_order()]
+        return (f"At each width, {' rungs come before '.join(labels)} rungs; then the next "
+                f"width.")
     if kind in ("permits", "only"):
         family = p.args[0]
         allowed = facts.provisioning(family)
@@ -81,6 +85,12 @@ def canonical(p: Prop, facts: Facts) -> str:
 
         return (f"needlessly-narrow judges width-1 phases whose shardable axis has at least "
                 f"{MIN_SHARDS_TO_WIDEN} shards.")
+    if kind == "narrow-any":
+        from critics.rules import DEFAULT_WIDEN_THRESHOLD, MIN_SHARDS_TO_WIDEN
+
+        return (f"needlessly-narrow needs both a shardable axis of at least "
+                f"{MIN_SHARDS_TO_WIDEN} shards and at least {DEFAULT_WIDEN_THRESHOLD:g} "
+                f"GPU-hour of work.")
     if kind == "critic-threshold":
         from critics.rules import DEFAULT_WIDEN_THRESHOLD
 

@@ -460,6 +460,20 @@ FOLLOWS = [
      "can run at width 1.", False, False),
     ("## Compute backends\n\nYou have access to four intents. All of them except `eval-7b` "
      "can run at width 1.", True, True),
+    # one family across all widths before the other; per width is right
+    ("## Compute backends\n\nThe router exhausts every A100 rung, at all widths, before it "
+     "tries a single H100 machine.", True, True),
+    ("## Compute backends\n\nA100 is tried first at every width, then H100.", False, True),
+    # each intent with its own width; "needs a full eight-GPU box" is a minimum
+    ("Minimum widths: capture-7b 1, eval-7b 1, lora-7b 1, eval-70b 4.", True, True),
+    ("Minimum widths: capture-7b 1, eval-7b 1, lora-7b 1, eval-70b 2.", False, False),
+    ("## Compute backends\n\neval-70b never goes below two GPUs, and lora-7b never below "
+     "four.", True, True),
+    ("## Compute backends\n\neval-70b needs a full eight-GPU box.", True, True),
+    # "removed from the automatic ladder", "only show up when the plan sets …"
+    ("- v1: 8× rungs removed from the automatic ladder; request them explicitly.", True, True),
+    ("## Compute backends\n\nWide rungs (8×) only show up when the plan sets `ladder: wide`.",
+     True, True),
 ]
 
 
@@ -781,6 +795,17 @@ CRITIC_PARALLEL = [
     ("Example: 3 GPU-hours of evals over 6 prompts at width 1 → needlessly-narrow.", False),
     ("Threshold: width 1, shardable axis of 2 or more, and 30 GPU-minutes of work or more → "
      "needlessly-narrow.", True),
+    # the two conditions joined by "or"
+    ("A width-1 phase is needlessly narrow if it declares a shardable axis of size 2 or more, "
+     "*or* if it has at least 1 GPU-hour of work.", True),
+    ("Needlessly-narrow: width 1 and either a shardable axis of size ≥ 2 or at least 1 "
+     "GPU-hour of work.", True),
+    ("Needlessly-narrow fires at width 1 when the axis has 2 or more shards and the work is "
+     "1 GPU-hour or more.", False),
+    ("We only call a phase needlessly narrow if its shardable axis has eight or more items.",
+     True),
+    ("`CUDA_VISIBLE_DEVICES=0,1,2,3 python run.py` is accepted as using four GPUs.", True),
+    ("Parallel launches: `torchrun`, `deepspeed`. `accelerate launch` is not recognised.", True),
 ]
 
 

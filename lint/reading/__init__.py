@@ -48,6 +48,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_position()
         self.read_never_tried()
         self.read_dynamic()
+        self.read_family_major()
         self.read_after_that()
         self.read_before_after()
         self.read_first_last()

@@ -89,6 +89,8 @@ MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:
                       r"capped|ceiling|within|over|more\s+than|under|below|past|only\s+(?:where|"
                       r"for|when|if))\b", re.I)
 MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+\s+){0,2}below|"
+                      r"needs\s+(?:at\s+least\s+)?(?:an?\s+)?(?:full\s+|whole\s+)?(?=\d|one|two|"
+                      r"four|eight|single)|"
                       r"not\s+below|"
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
                       r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
@@ -108,7 +110,9 @@ EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|fl
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)|"
                        # "dispatch only considers 8× when the plan sets `explicit_wide: true`"
                        r"\bonly\s+(?:[\w×`]+\s+){1,3}(?:when|if)\b[^.;]{0,40}?"
-                       r"(?:\bexplicit|\bflag\b|\bopts?[- ]in\b)", re.I)
+                       r"(?:\bexplicit|\bflag\b|\bopts?[- ]in\b|"
+                       # "only show up when the plan sets `ladder: wide`"
+                       r"\b(?:sets?|pins?|passes?|adds?|asks?\s+for)\b)", re.I)
 # Claims over every family or every intent name none of them ("both machine
 # families offer all three models", "all four intents can run on one GPU"):
 # the readers expand these, and the engine reads a unit that has one though

@@ -18,7 +18,7 @@ from lint.reading.cues import (
     STRONG_THEN,
     WIDTH_TOPIC,
 )
-from lint.reading.sentence import TermTok, orderable
+from lint.reading.sentence import TermTok, family_of, orderable
 
 # "Before an 8× eval, run a smoke test at 1×": a step to do first, not a rung order
 _STEP_FIRST = re.compile(r"\W*(?:before|after)\b[^,;]{1,80},\s*(?:please\s+)?(?:run|rerun|do|check|"
@@ -469,6 +469,37 @@ class OrderReading(ReaderBase):
             return
         self.add("dynamic", tuple(names), stages[0].start, stages[-1].end,
                  self.negated_before(at), topic="order")
+
+    # "exhausts every A100 rung, at all widths, before it tries an H100", "H100 only
+    # after the A100 family has been tried at every width": one family across all
+    # widths before the other
+    _ALL_WIDTHS = re.compile(
+        r"\bexhaust\w*\b|\b(?:tried|walked|used|gone\s+through|covered)\s+(?:\w+\s+){0,2}?"
+        r"(?:at|across|on)\s+(?:all|every)\s+(?:the\s+)?widths?\b|,?\s+at\s+all\s+widths\b|"
+        r"\ball\s+(?:the\s+|of\s+the\s+)?\S+\s+rungs?\s+(?:come|go|are\s+tried|first)\b",
+        re.I)
+
+    def read_family_major(self) -> None:
+        """One family walked at every width before another: the ladder tries every
+        family at one width before it narrows."""
+        if not self.s.context or self.procedural:
+            return
+        fams = [t for t in self.terms if t.term[0] in ("family", "rung")]
+        names = list(dict.fromkeys(family_of(t.term) for t in fams))
+        if len(names) != 2:
+            return
+        scope = self._ALL_WIDTHS.search(self.s.text)
+        if scope is None or re.search(r"\b(?:first|before|ahead)\s*$",
+                                      self.s.text[:scope.start()], re.I) or \
+                re.search(r"\b(?:first|second|last)\b", scope.group(0), re.I):
+            return  # "A100 is tried first at every width": per width, which is right
+        at = self.s.start + scope.start()
+        # the family the scope is written on is the one walked first
+        first = min(fams, key=lambda t: abs(t.start - at))
+        other = next(t for t in fams if family_of(t.term) != family_of(first.term))
+        self.add("family-major", (family_of(first.term), family_of(other.term)),
+                 min(first.start, other.start), max(first.end, other.end),
+                 self.negated_before(at), topic="family order")
 
     def read_after_that(self) -> None:
         """'A miss on the 1× rungs sends the request to RunPod. The SLURM lanes come

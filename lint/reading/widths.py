@@ -39,6 +39,9 @@ def bare_width_list(text: str, heading: str) -> bool:
     """A unit that is only a list of numbers under a heading about widths."""
     return _bare_list(text, heading) is not None
 
+_WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8}
+
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
@@ -103,6 +106,9 @@ class WidthReading(ReaderBase):
         # a cue in an aside ("the width-1 (or minimum-width) ladder") claims nothing
         cue = next((m for m in MIN_CUE.finditer(self.s.text)
                     if not re.search(r"\([^)]*$", self.s.text[:m.start()])), None)
+        if cue and len({t.value for t in named}) >= 2 and intents is named and \
+                self._per_intent(named):
+            return
         if not widths and not cue:
             return
         for it in intents:
@@ -154,6 +160,32 @@ class WidthReading(ReaderBase):
                              self.negated_before(w.start), topic="minimum width")
             if intents is named:
                 return  # one named intent per sentence; a quantifier names them all
+
+    def _per_intent(self, named: list[Token]) -> bool:
+        """'Minimum widths: capture-7b 1, …, eval-70b 4', 'eval-70b never goes below
+        two GPUs, and lora-7b never below four': each intent with the width written
+        after it, up to the next intent."""
+        found = []
+        for i, it in enumerate(named):
+            stop = named[i + 1].start if i + 1 < len(named) else self.s.end
+            seg = self.text(it.end, stop)
+            w = next((t for t in self.terms if it.end <= t.start < stop and
+                      self._term_width(t) is not None), None)
+            if w is not None:
+                found.append((it, self._term_width(w), w.start, w.end))
+                continue
+            n = re.match(r"[\s`*_]*(?:[:=(]\s*|(?:never\s+)?(?:goes\s+)?(?:below|under)\s+)?"
+                         r"(\d{1,2}|one|two|four|eight)\b", seg, re.I)
+            if n:
+                at = it.end + n.start(1)
+                found.append((it, _WORDS.get(n.group(1).lower()) or int(n.group(1)), at,
+                              at + len(n.group(1))))
+        if len(found) < 2:
+            return False
+        for it, width, start, end in found:
+            self.add("min-width", (it.value, width), start, end, False, topic="minimum width",
+                     fix=((start, end, ""),))
+        return True
 
     def read_direction(self) -> None:
         """'On a miss the router doubles the width': the ladder only narrows."""
@@ -327,7 +359,7 @@ class WidthReading(ReaderBase):
         if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
                                   r"\bshapes?\b|\bladder\b", text + " " + self.heading, re.I) or
                 (explicit and self.s.context and  # not "by hand", "manually"
-                 re.search(r"explicit|reserved|opt", explicit.group(0), re.I))):
+                 re.search(r"explicit|reserved|opt|\bsets?\b", explicit.group(0), re.I))):
             return
         explicit = explicit or (auto and re.search(
             r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
@@ -359,7 +391,8 @@ class WidthReading(ReaderBase):
             verb = re.search(r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|"
                              r"reach(?:es|ed)?|tries|tried|uses?|used)\b", text, re.I)
             out = re.search(r"\b(?:excluded|outside|out\s+of|left\s+out|leaves?\s+out|"
-                            r"omit\w*)\b", text, re.I)
+                            r"omit\w*|removed\s+from|dropped\s+from|taken\s+out\s+of|"
+                            r"pulled\s+from)\b", text, re.I)
             if verb or out:
                 # "the auto ladder never includes 8×": the negation sits before the verb
                 end = max(auto.end(), verb.end() if verb else 0)
