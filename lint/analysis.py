@@ -89,6 +89,9 @@ class Reading:
     props: list[Prop] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
     suppressed_by_stale: bool = False
+    # a value of a YAML config snippet, not prose: True, or the line with the
+    # config's own value
+    snippet: bool | str = False
 
     @property
     def text(self) -> str:
@@ -124,7 +127,10 @@ class Engine:
         parent: Unit | None = None
         table_header = ""
         units = doc.units
-        data = [u for u in doc.data_lines if _names_two(lexicon, u.text)]
+        snippets = self._snippets(doc, skip_lines)
+        taken = {r.unit.line for r in snippets}
+        data = [u for u in doc.data_lines if _names_two(lexicon, u.text) and u.line not in taken]
+        data += [u for u in doc.comment_lines if lexicon.mentions_anything(u.text)]
         if data:
             # "long: FLEX_START -> SPOT -> STANDARD" in a plain fence states a setting
             units = sorted([*units, *data], key=lambda u: u.line)
@@ -188,9 +194,38 @@ class Engine:
             self._ordered_list(items, list_id in ordered_lists)
         for rows in by_table.values():
             self._table(rows, lexicon)
+        readings += snippets
+        readings.sort(key=lambda r: r.unit.line)
         for r in readings:
             r.verdicts = [judge(p, self.facts) for p in r.props]
         return readings
+
+    def _snippets(self, doc: Document, skip_lines: set[int]) -> list[Reading]:
+        """YAML fences that restate the ladder config, value by value."""
+        from lint import config_snippet
+
+        by_line: dict[int, list] = {}
+        for token in doc.tokens:
+            if token.type != "fence" or not token.map or \
+                    token.info.strip().lower() not in ("yaml", "yml"):
+                continue
+            for claim in config_snippet.read(token.content, token.map[0] + 2, doc.lines,
+                                             self.facts):
+                if claim.line not in skip_lines:
+                    by_line.setdefault(claim.line, []).append(claim)
+        out = []
+        for line, claims in sorted(by_line.items()):
+            text = claims[0].text
+            # one line, one reading: its fix puts the config's value in every wrong place
+            fixed = text
+            for claim in sorted(claims, key=lambda c: -c.prop.start):
+                if claim.fix and judge(claim.prop, self.facts).holds is False:
+                    fixed = fixed[:claim.prop.start] + claim.fix + fixed[claim.prop.end:]
+            unit = Unit("paragraph", line, text, "", text, (0,))
+            sentence = reading.Sentence(0, len(text), text, [], context=True)
+            out.append(Reading(unit, sentence, [c.prop for c in claims],
+                               snippet=fixed if fixed != text else True))
+        return out
 
     # ---- one unit -------------------------------------------------------------------------
 

@@ -74,6 +74,7 @@ class Document:
     # `key: value` lines of plain-text and YAML fences ("long: FLEX_START -> SPOT"),
     # which state settings as data; the claim engine decides which to read
     data_lines: list[Unit] = field(default_factory=list)
+    comment_lines: list[Unit] = field(default_factory=list)  # comments in those fences
     front_matter: tuple[int, int] | None = None  # 1-based inclusive line range
     tokens: list = field(default_factory=list)  # block tokens, shared with the §9 parser
     cache: dict = field(default_factory=dict)  # per-document results shared by rules
@@ -172,6 +173,8 @@ def parse(path: str, text: str) -> Document:
 _DATA_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "yaml", "yml"})
 _KEY_LINE = re.compile(r"[ \t]*(?:[-*][ \t]+)?[A-Za-z][A-Za-z_ -]{0,40}[ \t]*[:=][ \t]*\S")
 # a tool's output ("CLAUDE.md:3:22: ladder-drift …") quotes text; it claims nothing
+# a YAML comment: at the line's start, or after a value and whitespace
+_COMMENT = re.compile(r"(?:^|\s)#+[ \t]*([^#\n]*)$")
 _TRANSCRIPT = re.compile(r"^\S+:\d+(?::\d+)?:|^\s*\$ ", re.M)
 
 
@@ -180,6 +183,13 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
         return
     first = token.map[0] + 2  # the line after the opening fence
     for offset, line in enumerate(token.content.splitlines()):
+        comment = _COMMENT.search(line)
+        if comment and comment.group(1).strip():
+            # "# 8x is opt-in only", "widths: [1, 2, 4, 8]  # narrowest first": a
+            # comment in a config snippet is prose about it
+            text = comment.group(1).rstrip()
+            doc.comment_lines.append(Unit("paragraph", first + offset, text, heading, text,
+                                          (comment.start(1),)))
         if not _KEY_LINE.match(line) or line.lstrip().startswith("#"):
             continue
         col = len(line) - len(line.lstrip())

@@ -84,6 +84,7 @@ _DESCRIBE = {
     "machine-type": lambda p: f"{p.args[0]} is a machine type on the ladder",
     "gpu-memory": lambda p: f"the ladder's {p.args[0]} has {p.args[1]} GB",
     "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
+    "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
     "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
@@ -353,6 +354,14 @@ def _family_major(p: Prop, facts: Facts):
     order = " before ".join(facts.family_label(f) for f in facts.families_in_order())
     return len(facts.width_chain()) < 2, f"at one width {order}, width by width " \
         f"({facts.width_label()})", ()
+
+
+def _family_widths(p: Prop, facts: Facts):
+    family = facts.config.families.get(p.args[0])
+    if family is None:
+        return None, "", ()
+    return set(p.args[1]) == set(family.widths), \
+        f"{facts.family_label(family.name)} has widths {', '.join(map(str, family.widths))}", ()
 
 
 def _tried(p: Prop, facts: Facts):
@@ -645,6 +654,7 @@ _JUDGES = {
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "tried": _tried, "dynamic": _dynamic, "family-major": _family_major,
+    "family-widths": _family_widths,
     "lane-partition": _lane_fact, "lane-max-width": _lane_fact, "lane-wait": _lane_fact,
     "machine-type": _machine_type, "gpu-memory": _gpu_memory, "last": _last, "permits": _permits,
     "only": _only, "lead": _lead,

@@ -20,6 +20,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
     if kind in ("first-lane", "last-lane", "position-lane"):
         return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
+    if kind == "family-widths":
+        family = facts.config.families[p.args[0]]
+        return f"`{facts.family_label(family.name)}` runs at widths " \
+            f"{', '.join(map(str, family.widths))}."
     if kind in ("order", "first", "last", "skip", "tried", "dynamic"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:

@@ -527,6 +527,57 @@ def test_lane_and_family_facts_follow_the_config(tmp_path: Path, text: str, pack
     assert bool(lint(text, rules=rules, ladder=path)) == changed
 
 
+SNIPPET = """# Config
+
+```yaml
+short_threshold_hours: 6   # short below this
+families:
+  h100-80gb:
+    machine_type: "a3-highgpu-{width}g"
+    provisioning: [SPOT, FLEX_START, STANDARD]
+intents:
+  eval-70b: {min_width: 1, families: [a100-80gb, h100-80gb]}
+slurm_lanes:
+  - {name: campus-a100, partition: gpu, max_width: 8, max_wait_minutes: 45}
+```
+"""
+
+
+def test_a_yaml_config_snippet_is_checked_value_by_value(tmp_path: Path) -> None:
+    """Each wrong value at its own line and column, with the config's value as the
+    fix; the changed config moves the verdicts with it."""
+    found = {(f.line, f.col): f.message for f in lint(SNIPPET, rules={"ladder-drift"})}
+    assert set(found) == {(4, 24), (8, 19), (10, 25), (12, 73)}
+    assert 'Suggested: "short_threshold_hours: 4   # short below this"' in found[(4, 24)]
+    assert 'Suggested: "provisioning: [SPOT, FLEX_START]"' in found[(8, 19)]
+    assert "eval-70b: {min_width: 2, families: [a100-80gb, h100-80gb]}" in found[(10, 25)]
+    assert "max_wait_minutes: 30}" in found[(12, 73)]
+    changed = PACKAGED.replace("short_threshold_hours: 4", "short_threshold_hours: 6")
+    changed = changed.replace("provisioning: [SPOT, FLEX_START]\n",
+                              "provisioning: [SPOT, FLEX_START, STANDARD]\n")
+    changed = changed.replace("      SPOT: PREEMPTIBLE_NVIDIA_H100_GPUS",
+                              "      STANDARD: NVIDIA_H100_GPUS\n"
+                              "      SPOT: PREEMPTIBLE_NVIDIA_H100_GPUS")
+    changed = changed.replace("max_wait_minutes: 30", "max_wait_minutes: 45")
+    path = tmp_path / "ladder.yaml"
+    path.write_text(changed, encoding="utf-8")
+    again = {(f.line, f.col) for f in lint(SNIPPET, rules={"ladder-drift"}, ladder=path)}
+    assert again == {(10, 25)}
+    # every suggested line, put back in the fence, lints clean
+    fixed = SNIPPET
+    for message in found.values():
+        line = message.split('Suggested: "', 1)[1][:-1]
+        key = line.split(":", 1)[0].strip()
+        fixed = "\n".join(line if row.split(":", 1)[0].strip() == key else row
+                          for row in fixed.split("\n"))
+    assert lint(fixed, rules={"ladder-drift"}) == []
+
+
+def test_a_yaml_sketch_that_does_not_parse_is_left_to_prose() -> None:
+    text = "```yaml\nshort_threshold_hours: [6\n```\n"
+    assert lint(text, rules={"ladder-drift"}) == []
+
+
 def test_generated_ladder_order_follows_the_config(tmp_path: Path) -> None:
     from lint import generated
 

@@ -30,7 +30,11 @@ def claim_findings(ctx: Context, rule: str, critic_topics: bool) -> list[Finding
             if (p.topic in CRITIC_TOPICS) != critic_topics:
                 continue
             line, col = r.unit.position(p.start)
-            fix = suggest.suggestion(engine, r.text, p, verdict, r.sentence.start, critic)
+            if r.snippet:
+                # a config snippet's fix is the config's own value, in the snippet's form
+                fix = r.snippet.strip() if isinstance(r.snippet, str) else ""
+            else:
+                fix = suggest.suggestion(engine, r.text, p, verdict, r.sentence.start, critic)
             message = f"{p.topic}: the text says {p.describe()}; the ladder says " \
                       f"{verdict.expected}" if not critic_topics else \
                       f"{p.topic}: the text says {p.describe()}; {verdict.expected}"

@@ -1,0 +1,211 @@
+"""YAML fences that restate the ladder config, compared with the loaded config.
+
+Guidance often pastes a piece of the config ("```yaml\\nh100-80gb:\\n  provisioning:
+[SPOT, FLEX_START, STANDARD]"). A fence whose keys are the config's own keys is
+read as data: each value under a key the config defines (thresholds, a family's
+provisioning, widths and machine type, a lane's partition, widest allocation and
+wait, an intent's minimum width, family and lane order, a backend order list)
+becomes a proposition at the value's line and column, judged like prose.
+Anything else in the fence is ignored. Nothing here restates a config value: the
+expected side always comes from the loaded config.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from lint.facts import Facts
+from lint.propositions import Prop
+
+MAX_FENCE_BYTES = 64 * 1024
+# Keys that make a fence a piece of the ladder config.
+_CONFIG_KEYS = frozenset({"short_threshold_hours", "flex_start_max_run_hours", "families",
+                          "slurm_lanes", "intents", "provisioning", "min_width", "max_width",
+                          "max_wait_minutes", "partition", "machine_type", "backends", "widths"})
+
+
+@dataclass(frozen=True)
+class SnippetClaim:
+    line: int  # 1-based line in the file
+    col: int  # 0-based column of the value on that line
+    text: str  # the source line, as the claim's sentence
+    prop: Prop  # spans are offsets in `text`
+    fix: str = ""  # the config's own value, as YAML, for the value's span
+
+
+def read(content: str, first_line: int, lines: list[str], facts: Facts) -> list[SnippetClaim]:
+    """Claims of one YAML fence whose first content line is `first_line` (1-based)."""
+    if len(content) > MAX_FENCE_BYTES or not any(k in content for k in _CONFIG_KEYS):
+        return []
+    from router import yamlsafe
+
+    try:
+        located = yamlsafe.load(content, line_offset=first_line - 1, max_bytes=MAX_FENCE_BYTES,
+                                max_nodes=5000)
+    except yamlsafe.YamlError:
+        return []  # a sketch, not a config: the prose readers still see its comments
+    walker = _Walker(located, lines, facts)
+    walker.walk(located.data, ())
+    return walker.claims
+
+
+class _Walker:
+    def __init__(self, located, lines: list[str], facts: Facts) -> None:
+        self.located = located
+        self.lines = lines
+        self.facts = facts
+        self.config = facts.config
+        self.claims: list[SnippetClaim] = []
+
+    # -- where a value is written --
+
+    def _add(self, path: tuple, value: Any, kind: str, args: tuple, topic: str,
+             fix: str | None = None) -> None:
+        """`fix`: the config's own value for this key, as YAML."""
+        line = self.located.line_of(path)
+        if line is None or not 1 <= line <= len(self.lines):
+            return
+        source = self.lines[line - 1]
+        start, end = _value_span(source, path[-1] if path else "", value)
+        self.claims.append(SnippetClaim(line, start, source,
+                                        Prop(kind, args, False, start, end, topic), fix or ""))
+
+    # -- the config's shape --
+
+    def walk(self, data: Any, path: tuple) -> None:
+        if not isinstance(data, dict):
+            return
+        for key, value in data.items():
+            if not isinstance(key, str):
+                continue
+            here = (*path, key)
+            if key == "short_threshold_hours" and _number(value) is not None:
+                self._add(here, value, "threshold", (float(value),), "length threshold",
+                          f"{self.config.short_threshold_hours:g}")
+            elif key == "flex_start_max_run_hours" and _number(value) is not None:
+                self._add(here, value, "flex-max", (float(value),), "FLEX_START maximum run",
+                          f"{self.config.flex_start_max_run_hours:g}")
+            elif key == "families" and isinstance(value, dict):
+                for name, body in value.items():
+                    self._family(str(name), body, (*here, name))
+            elif key in self.config.families:
+                self._family(key, value, here)
+            elif key == "slurm_lanes" and isinstance(value, list):
+                self._lanes(value, here)
+            elif key == "intents" and isinstance(value, dict):
+                for name, body in value.items():
+                    self._intent(str(name), body, (*here, name))
+            elif key in self.config.intents:
+                self._intent(key, value, here)
+            elif key == "backends" and isinstance(value, list):
+                self._order([("backend", _backend(v)) for v in value], here, "order")
+            elif isinstance(value, dict):
+                self.walk(value, here)
+
+    def _family(self, name: str, body: Any, path: tuple) -> None:
+        if name not in self.config.families or not isinstance(body, dict):
+            return
+        family = self.config.families[name]
+        models = body.get("provisioning")
+        if isinstance(models, list) and all(isinstance(m, str) for m in models):
+            written = tuple(m.upper() for m in models)
+            self._add((*path, "provisioning"), models, "only", (name, written), "provisioning",
+                      _flow(family.provisioning))
+        widths = body.get("widths")
+        if isinstance(widths, list) and all(isinstance(w, int) for w in widths):
+            self._add((*path, "widths"), widths, "family-widths",
+                      (name, tuple(widths)), "width chain", _flow(family.widths))
+        machine = body.get("machine_type")
+        if isinstance(machine, str) and machine != family.machine_type_template:
+            self._add((*path, "machine_type"), machine, "machine-type", (machine,),
+                      "GPU families", f'"{family.machine_type_template}"')
+
+    def _lanes(self, lanes: list, path: tuple) -> None:
+        names = []
+        for i, lane in enumerate(lanes):
+            if isinstance(lane, str):
+                names.append((i, lane))
+                continue
+            if not isinstance(lane, dict) or not isinstance(lane.get("name"), str):
+                continue
+            name = lane["name"]
+            names.append((i, name))
+            if name not in self.config.slurm_lanes:
+                continue
+            config_lane = self.config.slurm_lanes[name]
+            for key, kind in (("partition", "lane-partition"), ("max_width", "lane-max-width"),
+                              ("max_wait_minutes", "lane-wait")):
+                value = lane.get(key)
+                if value is None or (kind != "lane-partition" and _number(value) is None):
+                    continue
+                number = _number(value)
+                arg = str(value) if kind == "lane-partition" else \
+                    int(number) if number is not None and number.is_integer() else number
+                expected = getattr(config_lane, key)
+                self._add((*path, i, key), value, kind, (name, arg), "SLURM lanes",
+                          f"{expected:g}" if isinstance(expected, float) else str(expected))
+        self._order([("lane", n) for _, n in names], path, "order")
+
+    def _intent(self, name: str, body: Any, path: tuple) -> None:
+        if name not in self.config.intents or not isinstance(body, dict):
+            return
+        width = _number(body.get("min_width"))
+        if width is not None:
+            self._add((*path, "min_width"), body["min_width"], "min-width", (name, int(width)),
+                      "minimum width", str(self.config.intents[name].min_width))
+        families = body.get("families")
+        if isinstance(families, list):
+            self._order([("family", (str(f), None)) for f in families], (*path, "families"),
+                        "order")
+        lanes = body.get("slurm_lanes")
+        if isinstance(lanes, list):
+            self._order([("lane", str(n)) for n in lanes], (*path, "slurm_lanes"), "order")
+
+    def _order(self, terms: list[tuple], path: tuple, kind: str) -> None:
+        """A list in the config's own order: each neighbour pair is an order claim."""
+        known = [t for t in terms if t[1] is not None]
+        for a, b in itertools.pairwise(known):
+            if a != b:
+                self._add(path, None, kind, (a, b), "order")
+
+
+def _flow(items) -> str:
+    return "[" + ", ".join(str(i) for i in items) + "]"
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _backend(value: Any) -> str | None:
+    text = str(value).strip().lower()
+    return text if re.fullmatch(r"[a-z][\w-]*", text) else None
+
+
+def _value_span(source: str, key: Any, value: Any) -> tuple[int, int]:
+    """Where the value is written on its line: after `key:`, else the line's text."""
+    after = 0
+    if isinstance(key, str):
+        m = re.search(rf"(?<![\w-]){re.escape(key)}\s*:\s*", source)
+        if m:
+            after = m.end()
+    rest = source[after:]
+    if after and rest.startswith("["):
+        close = rest.find("]")  # a flow list: the brackets and what they hold
+        if close > 0:
+            return after, after + close + 1
+    if after:
+        # a quoted scalar is its quotes; a plain one ends at a comment, or, in a flow
+        # mapping, at the next ',' or '}'
+        m = re.match(r"\"[^\"]*\"|'[^']*'|[^,}\]#]*", rest)
+        body = m.group(0).rstrip() if m else ""
+        if body.strip():
+            return after, after + len(body)
+    start = len(source) - len(source.lstrip())
+    comment = re.search(r"\s+#", source)
+    return start, comment.start() if comment else len(source.rstrip())
