@@ -474,6 +474,16 @@ FOLLOWS = [
     ("- v1: 8× rungs removed from the automatic ladder; request them explicitly.", True, True),
     ("## Compute backends\n\nWide rungs (8×) only show up when the plan sets `ladder: wide`.",
      True, True),
+    # "with" ends a chain; a dash before "never" denies the model after it
+    ("## Compute backends\n\nMachine types step down `a2-ultragpu-8g` → `a2-ultragpu-4g`, "
+     "with `a3-highgpu-8g/4g` H100 rungs beside each width.", False, True),
+    ("- H100 80GB: spot or flex-start — never on-demand.", False, False),
+    ("- Both families take SPOT and FLEX_START; only A100 adds STANDARD.", False, False),
+    ("- Both families take SPOT and FLEX_START; only H100 adds STANDARD.", True, True),
+    # a playback speed is no width; the model a "first" follows leads
+    ("## Compute backends\n\nWatch the videos at 1x first, then 1.5x or 2x.", False, False),
+    ("## Compute backends\n\nA 10 h run at 8x is long: expect DWS first, an on-demand A100 "
+     "next, and spot last.", False, False),
 ]
 
 

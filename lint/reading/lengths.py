@@ -411,6 +411,11 @@ class LengthReading(ReaderBase):
         if tail_models:
             cue = next((t for t in self.tokens if t.kind == "first" and t.start > d.start), None)
             led = [m for m in tail_models if cue and m.start > cue.start]
+            # "expect DWS first, an on-demand A100 next": the model the cue follows
+            right_before = [m for m in tail_models if cue and m.end <= cue.start and
+                            not self.text(m.end, cue.start).strip(" *_`")]
+            if right_before:
+                led = right_before[-1:]
             m = led[0] if led else tail_models[-1]
             name = m.term[1] if m.term[0] == "model" else m.term[1][2]
             lead = bool(led)

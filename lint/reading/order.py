@@ -84,7 +84,7 @@ class OrderReading(ReaderBase):
         """True: an explicit order link; False: a list separator; None: not linked."""
         if re.search(r"\b(?:before|after|not|never|no|but|unless|except|instead|rather|beside|"
                      r"besides|alongside|plus|vs|versus|than|while|whereas|because|for|when|"
-                     r"if)\b|n't|[.;!?]|\s\|\s", gap, re.I):
+                     r"if|with)\b|n't|[.;!?]|\s\|\s", gap, re.I):
             return None
         has_then = bool(STRONG_THEN.search(gap)) or bool(
             re.fullmatch(r"\s+to\s+|\s+(?:\w+\s+){0,3}to\s+", gap) and
@@ -723,6 +723,9 @@ class OrderReading(ReaderBase):
             target = self._attach(cue, word)
             if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
                 continue
+            if target.term[0] == "width" and not self._own_width_context() and not re.search(
+                    r"\b(?:gpus?|box(?:es)?|nodes?|rungs?|machines?|vms?)\b", self.s.text, re.I):
+                continue  # "watch them at 1x first, then 1.5x": a playback speed
             negated = self.negated_before(min(cue.start, target.start) if
                                           target.start > cue.start else cue.start)
             if cue.kind == "first" and re.match(r"first\b", word) and \

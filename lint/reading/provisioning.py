@@ -10,12 +10,13 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE
 from lint.reading.sentence import TermTok, family_of
 
-_DENIED_TAIL = re.compile(r"(?:[,;]|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b", re.I)
+_DENIED_TAIL = re.compile(r"(?:[,;—–]|\s-\s|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b",
+                          re.I)
 # "Only the A100 family has STANDARD", "an A100 rung is the only place STANDARD
 # can appear": the model is the family's alone
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|an?\s+)?\W{0,2}$", re.I)
 _HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|shapes?|"
-                        r"types?)?\s*(?:also\s+)?(?:has|have|offers?|gets?|allows?|supports?|"
+                        r"types?)?\s*(?:also\s+)?(?:has|have|offers?|gets?|allows?|supports?|adds?|"
                         r"can\s+(?:also\s+)?(?:use|run\s+on|be|fall\s+back\s+to|get)|"
                         r"is\s+allowed|are\s+allowed)\b", re.I)
 _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
