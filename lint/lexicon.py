@@ -187,7 +187,7 @@ class Lexicon:
             _Kind("width", self._widths(data, max(w for f in config.families.values()
                                                   for w in f.widths)),
                   r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box|\dg\s"),
-            _Kind("intent", [(name, [re.escape(name)]) for name in config.intents]),
+            _Kind("intent", [(name, _intent_words(name)) for name in config.intents]),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
                   r"\d\s*-?\s*[hdwm]|hour|day|week|month|min|fortnight"),
@@ -380,6 +380,17 @@ class _Gated:
 
 def _union(patterns: list[str]) -> _Gated:
     return _Gated(patterns)
+
+
+def _intent_words(name: str) -> list[str]:
+    """'eval-70b' is also 'the 70B eval' and 'eval 70b': an intent named as a
+    task and a model size, in either order."""
+    words = [re.escape(name)]
+    parts = name.split("-")
+    if len(parts) == 2 and all(re.fullmatch(r"[a-z0-9]+", p) for p in parts):
+        a, b = map(re.escape, parts)
+        words += [rf"{b}[\s-]+{a}s?", rf"{a}\s+{b}"]
+    return words
 
 
 def _first_number(text: str, data: dict[str, Any]) -> float | None:

@@ -484,6 +484,18 @@ FOLLOWS = [
     ("## Compute backends\n\nWatch the videos at 1x first, then 1.5x or 2x.", False, False),
     ("## Compute backends\n\nA 10 h run at 8x is long: expect DWS first, an on-demand A100 "
      "next, and spot last.", False, False),
+    # an intent by task and size; "never used automatically"; "never asks for eight GPUs"
+    ("## Compute backends\n\nThe 70B eval walks 8x → 4x → 2x → 1x like everything else.",
+     True, True),
+    ("## Compute backends\n\nThe 70B eval walks 8x → 4x → 2x and then leaves GCP.", False,
+     True),
+    ("## Compute backends\n\n- RunPod is never used automatically; pass `--backend runpod` "
+     "if you want it.", True, True),
+    ("## Compute backends\n\nThe automatic ladder never asks for eight GPUs.", True, False),
+    ("## Compute backends\n\n- ❌ Don't count on 8x from the router — it's manual-only.", True,
+     False),
+    ("## Compute backends\n\nGCP and SLURM are asked at the same time and whichever grants "
+     "first wins.", True, True),
 ]
 
 
@@ -867,6 +879,8 @@ CRITIC_PARALLEL = [
      True),
     ("`CUDA_VISIBLE_DEVICES=0,1,2,3 python run.py` is accepted as using four GPUs.", True),
     ("Parallel launches: `torchrun`, `deepspeed`. `accelerate launch` is not recognised.", True),
+    ("- One `python run.py` behind `CUDA_VISIBLE_DEVICES=0,1,2,3` counts as using all four "
+     "GPUs.", True),
 ]
 
 

@@ -404,7 +404,8 @@ class OrderReading(ReaderBase):
         r"(?:never|not|no\s+longer)|(?:isn|aren)[’']t)\s+(?:(?:ever|even|actually)\s+)?(?:tried|used|"
         r"(?:on|in|part\s+of)\s+the\s+(?:auto(?:matic)?[\s-]|default\s+)?(?:ladder|walk|"
         r"fallback\s+chain)|an?\s+(?:gcp\s+)?rung)"
-        r"\b(?:\s+at\s+all|\s+anymore|\s+any\s+more)?\s*(?:[.;,:—–]|$)", re.I)
+        r"\b(?:\s+at\s+all|\s+anymore|\s+any\s+more|\s+automatically|\s+by\s+default)?"
+        r"\s*(?:[.;,:—–]|$)", re.I)
     # "the router never uses campus-preempt", "the ladder skips campus-preempt entirely"
     _NEVER_USES = re.compile(
         r"(?:the\s+)?(?:router|ladder|dispatch|walk)\s+(?:never|doesn't|does\s+not|won't|"
@@ -458,7 +459,8 @@ class OrderReading(ReaderBase):
             return
         if re.match(r"in\s|sim|conc|at\s", m.group(0), re.I) and not re.search(
                 r"\b(?:tr(?:y|ies|ied)|fires?|submits?|sends?|quer(?:y|ies)|races?|"
-                r"polls?|asks?|requests?)\b[^,;:.]*$", self.s.text[:m.start()], re.I):
+                r"polls?|ask(?:s|ed)?|requests?|requested)\b[^,;:.]*$", self.s.text[:m.start()],
+                re.I):
             # "GCP and SLURM jobs can run at the same time": two jobs, not one walk;
             # "every backend is checked before the first attempt, concurrently": a check
             return

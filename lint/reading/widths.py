@@ -21,8 +21,8 @@ from lint.reading.sentence import TermTok
 
 _WIDTH_CELL = re.compile(r"(?:^|\|)\s*((?:\d{1,2}\s*[×x]?\s*(?:,|→|->)\s*)+\d{1,2}\s*[×x]?)"
                          r"\s*(?=\||$)")
-_INTENT_CHAIN = re.compile(r"[`*_]*(?:'s)?\s+(?:width\s+)?(?:chain|ladder|walk|widths)\s*"
-                           r"(?:is|are|goes|runs|:)", re.I)
+_INTENT_CHAIN = re.compile(r"[`*_]*(?:'s)?\s+(?:(?:width\s+)?(?:chain|ladder|walk|widths)\s*"
+                           r"(?:is|are|goes|runs|:)|(?:walks|degrades|goes|steps\s+down)\b)", re.I)
 # A sentence that is only a list of widths: "1, 2, 4, 8 and 16 GPUs."
 _BARE_LIST = re.compile(r"^\W*((?:\d+\s*[×x]?\s*(?:,|and|or|/)?\s*){3,})(?:GPUs?|×)?\W*$",
                         re.I)
@@ -357,6 +357,7 @@ class WidthReading(ReaderBase):
         auto = AUTO.search(text)
         explicit = EXPLICIT.search(text)
         if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
+                                  r"\b(?:from|by)\s+the\s+router\b|"
                                   r"\bshapes?\b|\bladder\b", text + " " + self.heading, re.I) or
                 (explicit and self.s.context and  # not "by hand", "manually"
                  re.search(r"explicit|reserved|opt|\bsets?\b", explicit.group(0), re.I))):
@@ -389,7 +390,8 @@ class WidthReading(ReaderBase):
                      not self.negated_before(at, since=since), topic="the auto ladder")
         elif auto:
             verb = re.search(r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|"
-                             r"reach(?:es|ed)?|tries|tried|uses?|used)\b", text, re.I)
+                             r"reach(?:es|ed)?|tries|tried|uses?|used|asks?\s+for|"
+                             r"requests?)\b", text, re.I)
             out = re.search(r"\b(?:excluded|outside|out\s+of|left\s+out|leaves?\s+out|"
                             r"omit\w*|removed\s+from|dropped\s+from|taken\s+out\s+of|"
                             r"pulled\s+from)\b", text, re.I)
