@@ -61,15 +61,18 @@ def region_lines(ctx: Context) -> set[int]:
 
 class LadderDrift(Rule):
     """Reads the prose of each surface (sentences in paragraphs, list items,
-    headings as context, table rows, and the `key: value` lines of plain-text
-    and YAML fences; not other code, not a tool's output transcript, not front
+    headings as context, table rows, the `key: value` lines and comments of
+    plain-text and YAML fences, and YAML fences that restate the ladder config
+    value by value; not other code, not a tool's output transcript, not front
     matter) into propositions about the ladder, and reports each one that the
-    router's ladder config contradicts: backend order, SLURM lane order, the
-    width chain, provisioning models per family or machine type, the lead
-    model per job length, the short threshold, the FLEX_START maximum run,
-    the family order at one width, an intent's minimum width, the auto
-    ladder, and derived facts such as a job's length at a degraded width. It
-    also reports a stale, unterminated or unknown generated region."""
+    router's ladder config contradicts: backend order, SLURM lane order, what
+    is on the ladder at all, the width chain, provisioning models per family
+    or machine type, the lead model per job length, the short threshold, the
+    FLEX_START maximum run, the family order at one width, an intent's
+    minimum width, the auto ladder, each SLURM lane's partition, widest
+    allocation and wait, the families' machine types and GPUs, and derived
+    facts such as a job's length at a degraded width. It also reports a
+    stale, unterminated or unknown generated region."""
 
     name = "ladder-drift"
     summary = "a surface states a ladder fact that contradicts the router's config"
