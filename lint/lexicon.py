@@ -54,6 +54,9 @@ def _required_literal(pattern: str) -> str | None:
     text that cannot match it: a substring test costs far less than a
     case-insensitive alternation with lookarounds, and this reads the pattern
     as a string (no regex parse) so building the gates stays cheap."""
+    if not re.search(r"[\\()\[\]{}|?*+^$.]", re.sub(r"\\\W", "", pattern)):
+        # plain text, symbols too: "→", "->", "\?" are their own literal
+        return re.sub(r"\\(\W)", r"\1", pattern).lower() or None
     rest = re.sub(r"\(\?-?i:([^()]*)\)(?![?*])", r"\1", pattern)  # case flags keep their text
     while True:  # drop optional groups, innermost first
         shorter = _OPTIONAL.sub(" ", rest)
@@ -67,7 +70,8 @@ def _required_literal(pattern: str) -> str | None:
             break
         rest = shorter
     rest = re.sub(r"\[[^\]]*\][+*?]?", " ", rest)  # character classes
-    rest = re.sub(r"[a-zA-Z0-9]\?|\S\*", " ", rest)  # optional characters
+    # optional characters, escaped or not ("re-?run" needs "re" and "run", not "re-")
+    rest = re.sub(r"(?:\\.|[^\\])(?:[?*]|\{0(?:,\d*)?\})", " ", rest)
     rest = rest.replace("+", "")
     if "|" in rest or "(" in rest or ")" in rest:
         return None
@@ -77,6 +81,155 @@ def _required_literal(pattern: str) -> str | None:
     return max(rare or runs, key=len) if runs else None
 
 
+# The literal that stands for "a decimal digit": `\d` matches any Unicode digit,
+# so a pattern that starts with one is gated by a digit search, not by "0".."9".
+_DIGIT = "\\d"
+_DIGIT_RE = re.compile(r"\d")
+# Characters that case-insensitive matching folds onto an ASCII letter though
+# str.lower() keeps them ("ſ" matches "s"): the gate sees their ASCII partner.
+_ASCII_FOLD = str.maketrans({"\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_LEADING_LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
+
+
+def _split_top(pattern: str) -> tuple[list[str], int] | None:
+    """The branches of `pattern` split at its top-level bars, and the offset
+    where an unbalanced ')' ends it (len(pattern) when none does); None when
+    a class is left open."""
+    depth, start, branches, i = 0, 0, [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":  # a class: its brackets and bars are not structure
+            close = pattern.find("]", i + 2)
+            if close < 0:
+                return None
+            i = close + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "|" and depth == 0:
+            branches.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    branches.append(pattern[start:i])
+    return branches, i
+
+
+def _required_literals(pattern: str) -> tuple[str, ...] | None:
+    r"""Literals one of which every match of `pattern` contains, lowercased:
+    its one required literal, else the choices of its leading group
+    ("(?:before|prior\s+to|until)\s+..." needs "before", "prior" or "until"),
+    the characters of a leading class ("[x×]"), or a digit where it starts
+    with one. None when it cannot be told cheaply."""
+    one = _required_literal(pattern)
+    if one is not None:
+        return (one,)
+    body = pattern
+    while True:  # lookarounds in front constrain, they do not consume
+        m = _LEADING_LOOKAROUND.match(body)
+        if not m:
+            break
+        body = body[m.end():]
+    if body.startswith("\\d"):
+        return (_DIGIT,)
+    if body.startswith("[0-9]"):
+        return tuple("0123456789")
+    plain_class = re.match(r"\[([^\]\\^-]+)\](?![?*]|\{0)", body)
+    if plain_class:
+        return tuple(sorted(set(plain_class.group(1).lower())))
+    if not body.startswith("("):
+        return None
+    head = re.match(r"\((?:\?:|\?P<\w+>|\?[aiLmsux-]+:)?", body)
+    assert head is not None
+    if body[1:2] == "?" and head.end() == 1:
+        return None  # a lookaround or other extension not handled above
+    split = _split_top(body[head.end():])
+    if split is None:
+        return None
+    branches, close = split
+    after = body[head.end() + close + 1:]
+    if close + head.end() >= len(body) or after[:1] in ("?", "*") or after.startswith("{0"):
+        return None
+    found: set[str] = set()
+    for branch in branches:
+        literals = _required_literals(branch) if branch else None
+        if literals is None:
+            return None
+        found.update(literals)
+    return tuple(sorted(found))
+
+
+class _Alternation:
+    """A case-insensitive union of patterns that searches only the alternatives
+    the text can match. Each alternative's required literal (see
+    `_required_literal`) is looked for in the lowered text first, and the
+    union of the ones present, in their original order, is compiled once per
+    distinct set. Python's regex engine tries every branch of an alternation at
+    every position (case folding and the word-boundary lookbehind defeat its
+    prefix scan), so a 60-branch cue list costs 60 tries per character; most
+    sentences hold the literal of one or two branches, or none. The order kept
+    means the leftmost match and the branch chosen there are the full union's."""
+
+    # Distinct branch sets compiled per alternation; past this, the full union.
+    MAX_SUBSETS = 256
+
+    def __init__(self, parts: list[tuple[str, tuple[str, ...] | None]]) -> None:
+        self.parts = parts  # (source with its named group, required literals or None)
+        self.always = tuple(i for i, (_, lits) in enumerate(parts) if lits is None)
+        by_literal: dict[str, list[int]] = {}
+        for i, (_, lits) in enumerate(parts):
+            for lit in lits or ():
+                by_literal.setdefault(lit, []).append(i)
+        self.by_literal = tuple((lit, tuple(ix)) for lit, ix in by_literal.items())
+        # One scan for "any literal at all": a case-sensitive alternation of plain
+        # text over the lowered text, which the engine skips through by first
+        # character; most texts hold none of a kind's literals.
+        self._any = re.compile("|".join(lit if lit == _DIGIT else re.escape(lit) for lit in sorted(
+            by_literal, key=len, reverse=True))) if by_literal else None
+        self._subsets: dict[tuple[int, ...], re.Pattern[str]] = {}
+        self._full: re.Pattern[str] | None = None
+
+    @property
+    def full(self) -> re.Pattern[str]:
+        """The whole union, compiled on first use: most are never needed whole."""
+        if self._full is None:
+            self._full = re.compile("|".join(src for src, _ in self.parts), re.I)
+        return self._full
+
+    def regex_for(self, lowered: str) -> re.Pattern[str] | None:
+        """The union of the branches that can match `lowered` text; None when
+        none can."""
+        if not lowered.isascii():
+            lowered = lowered.translate(_ASCII_FOLD)
+        present = {i for lit, ix in self.by_literal
+                   if (_DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered)
+                   for i in ix} \
+            if self._any is not None and self._any.search(lowered) else ()
+        if not present:
+            if not self.always:
+                return None
+            key = self.always
+        elif self.always:
+            key = tuple(sorted((*self.always, *present)))
+        else:
+            key = tuple(sorted(present))
+        if len(key) == len(self.parts):
+            return self.full
+        regex = self._subsets.get(key)
+        if regex is None:
+            if len(self._subsets) >= self.MAX_SUBSETS:
+                return self.full
+            regex = re.compile("|".join(self.parts[i][0] for i in key), re.I)
+            self._subsets[key] = regex
+        return regex
+
+
 class _Kind:
     """One kind of token: an alternation with one named group per value."""
 
@@ -84,39 +237,30 @@ class _Kind:
                  gate: str | None = None) -> None:
         self.kind = kind
         # A cheap regex any match must also match (numbers for widths, durations).
-        self.gate = re.compile(gate, re.I) if gate else None
-        self._source = ""
+        self.gate = _Gated(_split_top(gate)[0], bounded=False) if gate else None  # type: ignore[index]
         self.values: list[Any] = []
-        parts = []
-        literals: set[str] | None = set()
+        parts: list[tuple[str, str | None]] = []
         for value, patterns in choices:
             for pattern in sorted(patterns, key=len, reverse=True):
-                parts.append(f"(?P<v{len(self.values)}>{_bounded(pattern)})")
+                parts.append((f"(?P<v{len(self.values)}>{_bounded(pattern)})",
+                              _required_literals(pattern)))
                 self.values.append(value)
-                literal = _required_literal(pattern)
-                if literal is None or literals is None:
-                    literals = None
-                else:
-                    literals.add(literal)
-        self._source = "|".join(parts)
-        self._regex: re.Pattern[str] | None = None
-        # Substrings one of which any match contains; None: no cheap gate.
-        self.literals = tuple(sorted(literals)) if literals else None
+        self.alternation = _Alternation(parts) if parts else None
 
-    @property
-    def regex(self) -> re.Pattern[str] | None:
-        """Compiled on first use: most kinds are never needed by most files."""
-        if self._regex is None and self._source:
-            self._regex = re.compile(self._source, re.I)
-        return self._regex
+    def _regex(self, text: str, lowered: str | None) -> re.Pattern[str] | None:
+        if self.alternation is None:
+            return None
+        lowered = text.lower() if lowered is None else lowered
+        if self.gate is not None and self.gate.search(text, lowered) is None:
+            return None
+        return self.alternation.regex_for(lowered)
 
     def find(self, text: str, lowered: str | None = None) -> list[Token]:
-        if self.regex is None:
-            return []
-        if not self.possible(text, lowered):
+        regex = self._regex(text, lowered)
+        if regex is None:
             return []
         out = []
-        for m in self.regex.finditer(text):
+        for m in regex.finditer(text):
             value = self.values[int(m.lastgroup[1:])]  # type: ignore[index]
             if callable(value):
                 value = value(m.group(0))
@@ -125,19 +269,9 @@ class _Kind:
             out.append(Token(self.kind, value, m.start(), m.end()))
         return out
 
-
-    def possible(self, text: str, lowered: str | None = None) -> bool:
-        """False when the gate proves no match can exist."""
-        if self.literals is not None:
-            lowered = text.lower() if lowered is None else lowered
-            return any(lit in lowered for lit in self.literals)
-        if self.gate is not None:
-            return self.gate.search(text) is not None
-        return True
-
     def search(self, text: str, lowered: str | None = None) -> bool:
-        return self.regex is not None and self.possible(text, lowered) and \
-            self.regex.search(text) is not None
+        regex = self._regex(text, lowered)
+        return regex is not None and regex.search(text) is not None
 
 
 _SPACES = str.maketrans("\n\t", "  ")
@@ -161,7 +295,8 @@ class Lexicon:
         self._critic: Lexicon | None = None
         self._cue_unions: dict[str, re.Pattern[str] | None] = {}
         self._kinds = self._build(config, data)
-        self._entity_kinds = [k for k in self._kinds if k.kind in ENTITY_KINDS and k.regex]
+        self._entity_kinds = [k for k in self._kinds
+                              if k.kind in ENTITY_KINDS and k.alternation]
         self.ladder_context = _union(data["ladder_context"])
         self.procedural = _union(data["procedural"])
         # number words that may stand for a width ("then six, then four")
@@ -362,20 +497,16 @@ class Lexicon:
 
 
 class _Gated:
-    """A union of patterns searched only when the text holds one of their
-    required literals (see `_required_literal`)."""
+    """A union of patterns searched only for the branches whose required
+    literals the text holds (see `_Alternation`)."""
 
-    def __init__(self, patterns: list[str]) -> None:
-        self.regex = re.compile("|".join(_bounded(p) for p in patterns), re.I)
-        literals = [_required_literal(p) for p in patterns]
-        self.literals = None if None in literals else tuple(set(literals))
+    def __init__(self, patterns: list[str], bounded: bool = True) -> None:
+        self.alternation = _Alternation([(f"(?:{_bounded(p) if bounded else p})",
+                                          _required_literals(p)) for p in patterns])
 
-    def search(self, text: str) -> re.Match[str] | None:
-        if self.literals is not None:
-            lowered = text.lower()
-            if not any(lit in lowered for lit in self.literals):
-                return None
-        return self.regex.search(text)
+    def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+        regex = self.alternation.regex_for(text.lower() if lowered is None else lowered)
+        return None if regex is None else regex.search(text)
 
 
 def _union(patterns: list[str]) -> _Gated:

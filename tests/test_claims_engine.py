@@ -673,22 +673,72 @@ def test_every_suggestion_lints_clean() -> None:
 
 # ---- lexicon gates ------------------------------------------------------------------------
 
+def _gated_lexicon() -> lexicon.Lexicon:
+    return lexicon.build(config.load()).with_critic({"unsharded-wide": "error",
+                                                     "needlessly-narrow": "error"})
+
+
+def _alternations(lx: lexicon.Lexicon) -> list:
+    kinds = lx._kinds + (lx._critic._kinds if lx._critic else [])
+    return [k.alternation for k in kinds if k.alternation] + \
+        [g.alternation for g in (lx.ladder_context, lx.procedural)]
+
+
+def _spans(regex, text: str) -> list[tuple[int, int, str | None]]:
+    return [] if regex is None else [(m.start(), m.end(), m.lastgroup)
+                                     for m in regex.finditer(text)]
+
+
 def test_literal_gates_never_hide_a_match() -> None:
-    lx = lexicon.build(config.load()).with_critic({"unsharded-wide": "error",
-                                                   "needlessly-narrow": "error"})
+    """On every corpus entry and doc, the branches an alternation keeps for a
+    text find exactly what its whole union finds: same spans, same branch."""
+    alternations = _alternations(_gated_lexicon())
     texts = [e["text"] for f in CORPUS.glob("*.yaml") for e in yaml.safe_load(f.read_text())]
     texts += [p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md")]
-    for kind in lx._kinds:
+    narrowed = 0
+    for alt in alternations:
         for text in texts:
-            if kind.regex is not None and kind.regex.search(text):
-                assert kind.possible(text), (kind.kind, kind.literals)
+            kept = alt.regex_for(text.lower())
+            assert _spans(kept, text) == _spans(alt.full, text)
+            narrowed += kept is not alt.full
+    assert narrowed > len(texts)  # the gates do narrow, or this proves nothing
+
+
+_PARTS = [part for alt in _alternations(_gated_lexicon()) for part in alt.parts]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_required_literals_are_in_every_match(data) -> None:
+    """Any text a lexicon pattern matches holds one of its required literals,
+    in any case and with any Unicode digit (hypothesis writes the matches)."""
+    source, literals = data.draw(st.sampled_from(_PARTS))
+    regex = re.compile(source, re.I)
+    text = data.draw(st.from_regex(regex))
+    assert regex.search(text)
+    alt = lexicon._Alternation([(source, literals)])
+    assert alt.regex_for(text.lower()) is not None, (source, literals, text)
 
 
 def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literal(r"google\s+cloud(?:\s+platform)?") == "google"
     assert lexicon._required_literal(r"(?:the\s+)?campus\s+(?:cluster|hpc)") == "campus"
     assert lexicon._required_literal(r"a|b") is None
-    assert lexicon._required_literal("→") is None
+    assert lexicon._required_literal("→") == "→"  # plain text is its own literal
+    assert lexicon._required_literal("re-?run") == "re"  # an optional '-' is not required
+    assert lexicon._required_literal(r"x\??y") is None
+    assert lexicon._required_literals(r"(?:before|prior\s+to)\s+\w+") == ("before", "prior")
+    assert lexicon._required_literals(r"(?:before|\w+)\s+x") is None
+    assert lexicon._required_literals(r"(?:ab|cd)?\s*x") is None  # an optional lead
+    assert lexicon._required_literals(r"[x×]\s*8") == ("x", "×")
+    assert lexicon._required_literals(r"\d+\s*h") == (lexicon._DIGIT,)
+
+
+def test_gate_folds_what_case_insensitive_matching_folds() -> None:
+    alt = lexicon._Alternation([("(?:spot)", ("spot",)), (r"(?:\d+h)", (lexicon._DIGIT,))])
+    assert alt.regex_for("\u017fpot") is not None  # 'ſ' matches 's' under re.I
+    assert alt.regex_for("\u0664h") is not None  # an Arabic-Indic digit is \\d
+    assert alt.regex_for("nothing here") is None
 
 
 # ---- invariants ---------------------------------------------------------------------------
