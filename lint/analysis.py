@@ -631,6 +631,9 @@ class Engine:
                 if how_long:
                     # "How long can a FLEX_START VM live? 48 hours." asks for a maximum
                     joined = f"{body[how_long.end():]} at most {rest}"
+                completed = _completed(body, rest)
+                if completed:  # the statement itself: what it reads is claimed
+                    alone, joined = set(), completed
                 props += [p for p in self._read_text(joined, lexicon, a.unit.heading)
                           if (p.kind, p.args) not in alone]
             # the answer's first character, not the line break before it
@@ -656,6 +659,61 @@ class Engine:
 # name is still answered below it, when it asks about an order
 _ANSWERED_QUESTION = re.compile(
     r"\b(?:first|last|before|after|when|which|where|what|how)\b[^\n]*\?[*_\s]*$", re.I)
+
+# A wh-question whose subject the answer names: "Which family goes first at 4×
+# SPOT? The H100 one." reads "The H100 one goes first at 4× SPOT".
+# The words before the verb are the subject's, so an auxiliary among them, or
+# one followed by a subject of its own ("What widths can I ask for?"), is an
+# object question and has no such slot.
+_AUX = r"(?:is|are|was|were|does|do|did|will|would|should|can|could|must|may|might|has|have)"
+_WH_SUBJECT = re.compile(
+    rf"\W*(?:which|what)\s+(?:(?:one|kind|type)\s+of\s+)?(?:(?!{_AUX}\b)\w+[\s-]){{0,3}}?"
+    r"(?=(?:goes|go|comes?|runs?|gets?|leads?|wins?|starts?|happens)\b|"
+    rf"{_AUX}\s+(?!(?:i|you|we|it|they|he|she|the|a|an|my|our|your|this|that|these|those)\b))",
+    re.I)
+# "What does a long run lead with? Spot, then …" reads "a long run lead with Spot, then …"
+_WH_OBJECT = re.compile(
+    rf"\W*(?:what|which)(?P<noun>(?:\s+(?!{_AUX}\b)\w+){{0,3}}?)\s+{_AUX}\s+(?P<clause>.+)$",
+    re.I)
+# "Where is the line between short and long? Half a day." reads "the line … is half a day"
+_WH_COPULA = re.compile(r"\W*(?:where|what|which)\s+(?:is|are)\s+(?P<np>.+)$", re.I)
+# "How narrow can eval-70b go? One GPU." reads "eval-70b can go down to one GPU"
+_HOW_NARROW = re.compile(
+    r"\W*how\s+(?:narrow|low|far(?:\s+down)?|small)\s+(?P<aux>can|does|do|will|may|could)"
+    r"\s+(?P<subj>.+?)\s+(?P<verb>go|degrade|drop|fall|get|shrink|narrow)\b(?P<tail>.*)$", re.I)
+# "A100 or H100 first? H100: it is faster." reads "H100 first"
+_ALTERNATIVES = re.compile(r"(?P<x>[\w.-]+)\s+or\s+(?P<y>[\w.-]+)", re.I)
+# where an elliptical answer's phrase ends: "The H100 one; A100s follow."
+_ANSWER_PHRASE_END = re.compile(r"\s*(?:[;:,.(!]|\s[—–-]\s|\s+(?:because|since|as|so)\b)")
+
+
+def _completed(question: str, answer: str) -> str | None:
+    """The statement a question and its elliptical answer make together: the
+    answer's first phrase put where the question asks. None when the question
+    has no such slot or the answer is no short phrase."""
+    phrase = _ANSWER_PHRASE_END.split(answer, maxsplit=1)[0].strip(" *_")
+    if not phrase or len(phrase.split()) > 8:
+        return None
+    how = _HOW_NARROW.match(question)
+    if how:
+        return f"{how['subj']} {how['aux']} {how['verb']} down to {phrase}{how['tail']}"
+    copula = _WH_COPULA.match(question)
+    if copula and not re.match(r"\W*(?:which|what)\s+(?:is|are)\s+(?:the\s+)?\w+\s+"
+                                r"(?:that|which|who)\b", question, re.I):
+        return f"{copula['np']} is {phrase}"
+    subject = _WH_SUBJECT.match(question)
+    if subject:
+        return f"{phrase} {question[subject.end():]}"
+    obj = _WH_OBJECT.match(question)
+    if obj:  # the whole answer: an object may be a chain
+        return f"{obj['noun']} {obj['clause']} {answer}".strip()  # "widths I ask for 1, 2"
+    head = phrase.split()[-1].lower() if phrase.split() else ""
+    for alt in _ALTERNATIVES.finditer(question):
+        if head in (alt["x"].lower(), alt["y"].lower()) or \
+                phrase.lower() in (alt["x"].lower(), alt["y"].lower()):
+            return question[:alt.start()] + phrase + question[alt.end():]
+    return None
+
 
 # what a question can be about, for "No, it's …" answers
 _SUBJECT_KINDS = frozenset({"backend", "lane", "family", "width", "model", "intent"})

@@ -218,6 +218,13 @@ def _last_of(term: Term, facts: Facts) -> bool | None:
     return None
 
 
+def family_lead(terms: tuple[Term, ...], facts: Facts) -> bool:
+    """One family named as the first at a width ("H100 goes first at 4×"): what
+    it is wrong about is the family order, not the backends."""
+    return len(terms) == 1 and terms[0][0] == "family" and \
+        terms[0][1][1] in (None, facts.widest)
+
+
 def _order_expected(facts: Facts, *terms: Term) -> str:
     kinds = {t[0] for t in terms}
     if kinds <= {"lane"}:
@@ -225,7 +232,7 @@ def _order_expected(facts: Facts, *terms: Term) -> str:
     if kinds <= {"width"}:
         return "widths " + facts.width_label()
     if kinds <= {"family", "rung"} and len({t[1][1] for t in terms}) == 1 and \
-            len({t[1][0] for t in terms}) > 1:
+            (len({t[1][0] for t in terms}) > 1 or family_lead(terms, facts)):
         return "at one width " + " before ".join(facts.family_label(f)
                                                   for f in facts.families_in_order())
     if kinds <= {"model"}:

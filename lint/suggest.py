@@ -10,7 +10,7 @@ is never printed.
 from __future__ import annotations
 
 from lint.facts import Facts
-from lint.propositions import Prop, Verdict, a_or_an, judge
+from lint.propositions import Prop, Verdict, a_or_an, family_lead, judge
 
 
 def canonical(p: Prop, facts: Facts) -> str:
@@ -30,7 +30,8 @@ def canonical(p: Prop, facts: Facts) -> str:
             return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
         if kinds <= {"width"}:
             return f"GCP widths degrade {facts.width_label()} on capacity misses."
-        if kinds <= {"family"} and kind == "order" and p.args[0][1][0] != p.args[1][1][0]:
+        if kinds <= {"family"} and ((kind == "order" and p.args[0][1][0] != p.args[1][1][0]) or
+                                    (kind == "first" and family_lead(p.args, facts))):
             labels = [f"`{facts.family_label(f)}`" for f in facts.families_in_order()]
             return f"At one width, {' rungs come before '.join(labels)} rungs."
         labels = [facts.backend_label(b) for b in facts.backends]

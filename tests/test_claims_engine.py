@@ -496,6 +496,17 @@ FOLLOWS = [
      False),
     ("## Compute backends\n\nGCP and SLURM are asked at the same time and whichever grants "
      "first wins.", True, True),
+    # an elliptical answer is put where its question asks
+    ("**Which family goes first at 2× SPOT?** The H100 one; A100s follow.", True, False),
+    ("**A100 or H100 first?**\nA100, then H100.", False, True),
+    ("**How narrow can eval-70b go?**\nOne GPU, like the 7b intents.", True, True),
+    ("**Where is the line between short and long?**\n\nSix hours at the job's width.", True,
+     False),
+    ("**What does a long run lead with?**\nSpot, then flex-start, then on-demand.", True, True),
+    ("**What widths can I ask for?**\n1, 2, 4 or 8.", False, True),
+    ("**Which widths does the router walk?**\n4×, 2× and 1×.", False, False),
+    ("## Compute backends\n\nThe router walks 4×, 2× and then 1×.", False, False),
+    ("## Compute backends\n\nThe router walks 8×, 4× and 1×.", True, True),
 ]
 
 

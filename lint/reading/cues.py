@@ -78,7 +78,7 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"[.,;)]|$)", re.I)
 WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\brungs?\b|"
                          r"\bfalls?\s+back|\bdrops?\s+(?:straight\s+|down\s+)?to\b|\bsteps?\s+down\b|"
-                          r"\bladder\b|\bre-?shard\w*|\bhalv\w*|"
+                          r"\bladder\b|\bre-?shard\w*|\bhalv\w*|\bwalk(?:s|ed|ing)?\b|"
                           # "you can also ask for 3×": a request names a width
                           r"\b(?:ask|request)(?:s|ed|ing)?\s+(?:for\s+)?\d+\s*[×x](?!\w)", re.I)
 CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"

@@ -130,7 +130,7 @@ class OrderReading(ReaderBase):
             if not negated:
                 self.add("order", (a.term, b.term), a.start, b.end, topic="order")
             link_text = self.text(a.end, b.start)
-            if (ADJACENT.search(link_text) or (keyed and "," in link_text)) and \
+            if (ADJACENT.search(link_text) or (keyed and re.search(r",|\band\b", link_text))) and \
                     not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
                 self.add("skip", (a.term, b.term), a.start, b.end, negated, topic="order")
 
