@@ -480,7 +480,7 @@ def _threshold_unit(p: Prop, facts: Facts):
 
 def _flex_max(p: Prop, facts: Facts):
     value = p.args[0]
-    return value == facts.flex_max, _flex_fits(facts), _replace(p, _hours(facts.flex_max, p))
+    return value == facts.flex_max, _flex_fits(facts), _durations(facts.flex_max, p)
 
 
 def _flex_for(p: Prop, facts: Facts):
@@ -649,10 +649,19 @@ def _replace(p: Prop, text: str) -> tuple[tuple[int, int, str], ...]:
 
 
 def _hours(value: float, p: Prop) -> str:
-    unit = p.fix_spans[0][2] if p.fix_spans else "h"
-    if unit == "days" and value % 24 == 0:
-        return f"{value / 24:g} days"
+    return _in_unit(value, p.fix_spans[0][2] if p.fix_spans else "h")
+
+
+def _in_unit(value: float, unit: str) -> str:
+    """`value` hours as the text wrote its length: "7 days", "7-day", "168 h"."""
+    if unit in ("days", "day-adjective") and value % 24 == 0:
+        return f"{value / 24:g}-day" if unit == "day-adjective" else f"{value / 24:g} days"
     return f"{value:g} h"
+
+
+def _durations(value: float, p: Prop) -> tuple[tuple[int, int, str], ...]:
+    """Each of the proposition's lengths replaced by `value`, each in its own unit."""
+    return tuple((s, e, _in_unit(value, unit)) for s, e, unit in p.fix_spans)
 
 
 _JUDGES = {

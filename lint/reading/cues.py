@@ -86,7 +86,9 @@ CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|
 MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:ped|s)?|fits?|"
                      r"lives?\s+(?:for|up\s+to)|lifetime|lasts?\s+(?:for|up\s+to)|"
                       r"no\s+longer\s+than|longer\s+than|beyond|exceed\w*|run\s+duration|"
-                      r"capped|ceiling|within|over|more\s+than|under|below|past|only\s+(?:where|"
+                      r"capped|ceiling|within|over|more\s+than|under|below|past|"
+                      r"(?:stopped|terminated|killed|deleted|reclaimed|preempted)\s+after|"
+                      r"too\s+long\s+for|only\s+(?:where|"
                       r"for|when|if))\b", re.I)
 MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+\s+){0,2}below|"
                       r"needs\s+(?:at\s+least\s+)?(?:an?\s+)?(?:full\s+|whole\s+)?(?=\d|one|two|"
@@ -119,6 +121,8 @@ EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|fl
 # it names no entity.
 EVERY_FAMILY = re.compile(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s+)?"
                           r"(?:(?:(?:gpu|gcp|machine)\s+)?famil(?:y|ies)|"
+                          # "both GPU types": two kinds of GCP machine, not RunPod's ids
+                          r"(?<=both\s)(?:gpu|gcp\s+gpu)\s+types|"
                           # "every GCP machine type on the ladder"
                           r"(?:gcp\s+|gpu\s+)?machine[\s-]types?\s+on\s+the\s+ladder)\b", re.I)
 EVERY_INTENT = re.compile(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"

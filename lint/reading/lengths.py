@@ -51,6 +51,11 @@ def heading_class(heading: str) -> str | None:
     return next(g for g in m.groups() if g).lower()
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
+_ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
+                          r"shut\s+down)\s+after\s*$", re.I)
+
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -300,6 +305,8 @@ class LengthReading(ReaderBase):
 
     def _unit_of(self, d: Token) -> str:
         text = self.unit_text[d.start:d.end].lower()
+        if re.fullmatch(r"\S+\s*-\s*day", text):
+            return "day-adjective"  # "a 3-day limit"
         return "days" if re.search(r"day|\bd\b", text) else "h"
 
     def _comparator(self, d: Token) -> tuple[str, bool] | None:
@@ -603,9 +610,12 @@ class LengthReading(ReaderBase):
             return
         best = None
         for d in durations:
-            if any(t.kind in ("short", "long") and abs(t.start - d.start) < 20
+            if any(t.kind in ("short", "long") and abs(t.start - d.start) < 20 and
+                   not _CLAUSE_BREAK.search(self.unit_text[min(t.end, d.end):
+                                                           max(t.start, d.start)]) and
+                   not self.unit_text[max(0, t.start - 4):t.start].lower().endswith("too ")
                    for t in self.tokens):
-                continue
+                continue  # "a 3 h short job"; not "a 3-day limit, so multi-day jobs …"
             # the cue is in the duration's own clause: "Seven days is the ceiling, so
             # a 30 h job …" states no maximum of 30 h
             before = self.unit_text[max(self.s.start, d.start - 60):d.start].lower()
@@ -634,8 +644,9 @@ class LengthReading(ReaderBase):
             return
         _, d, window = best
         cmp = self._comparator(d)
-        over = bool(cmp and cmp[0] == "over") or bool(
+        over = (bool(cmp and cmp[0] == "over") or bool(
             re.search(r"(?:longer\s+than|beyond|past|over|more\s+than|exceed\w*)\s*$", window))
+                ) and not _ENDED_AFTER.search(window)  # "stopped after four days" is the maximum
         negated = self.negated_before(d.start) and \
             not re.search(r"\bno(?:t)?\s+(?:longer|more)\s+than\b", window)
         if over:
@@ -650,5 +661,7 @@ class LengthReading(ReaderBase):
             if not (negated or excluded):
                 return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
             negated = False  # "never offered past two days": the maximum is two days
+        # every restatement of the same length is the same claim, and the fix mends all
+        same = tuple((t.start, t.end, self._unit_of(t)) for t in durations if t.value == d.value)
         self.add("flex-max", (d.value,), d.start, d.end, negated,
-                 topic="FLEX_START maximum run", fix=((d.start, d.end, self._unit_of(d)),))
+                 topic="FLEX_START maximum run", fix=same)
