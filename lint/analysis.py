@@ -68,7 +68,8 @@ _RETRACTS = re.compile(r"^\W*(?:that|this|which|it)\b[^.]{0,30}\b(?:no\s+longer\
                        r"the\s+case|holds?|applies|accurate|correct|right|valid)\b|"
                        r"no\s+longer\W*$|"
                        r"not\s+the\s+case|"
-                       r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake)|"
+                       r"wrong|incorrect|outdated|changed|retired|obsolete|false|a\s+mistake|"
+                       r"(?:is|are|'s)\s+(?:long\s+|now\s+)?gone)|"
                        r"^[^.]{0,60}\b(?:reversed|overturned|undid|superseded|retired)\s+"
                        r"(?:it|that|this)\b", re.I)
 _ORDER_HEADER = re.compile(r"^\s*(?:#|no\.?|step|order|rank|priority|rung|position|try|tier)\s*$",
@@ -260,6 +261,10 @@ class Engine:
                 from lint import critic_reading
 
                 sentence.props += critic_reading.read(reader, unit)
+            if out and not sentence.props and sentence.context and not sentence.history and \
+                    not sentence.question:
+                sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
+                                                        lexicon)
             if out and _EVERYTHING_ELSE.match(sentence.text):
                 # "Jobs shorter than three hours are short; everything else is long":
                 # the subset before is the whole class, so it states the threshold
@@ -275,6 +280,21 @@ class Engine:
             out.append(Reading(unit, sentence, list(sentence.props)))
         self._ordinals(out)
         return out
+
+    def _pronoun_subject(self, previous: reading.Sentence, sentence: reading.Sentence,
+                         unit: Unit, lexicon: Lexicon) -> list[Prop]:
+        """'RunPod used to be the last resort. Now it sits between GCP and the
+        campus lanes.': a sentence whose subject is 'it' or 'they' is about the
+        first ladder name of the sentence before, history or not."""
+        m = _PRONOUN_SUBJECT.match(sentence.text)
+        named = [t for t in previous.tokens if t.kind in _SUBJECT_KINDS and t.kind != "width"]
+        if not m or not named:
+            return []
+        subject = unit.text[named[0].start:named[0].end]
+        text = sentence.text[:m.start("pronoun")] + subject + sentence.text[m.end("pronoun"):]
+        at = sentence.start + m.start("pronoun")
+        return [Prop(p.kind, p.args, p.negated, at, sentence.end, p.topic)
+                for p in self._read_text(text, lexicon, unit.heading)]
 
     def _ordinals(self, readings: list[Reading]) -> None:
         """'First, GCP. Then the SLURM lanes. Last, RunPod.' and 'Lane one is X.
@@ -714,6 +734,13 @@ def _completed(question: str, answer: str) -> str | None:
             return question[:alt.start()] + phrase + question[alt.end():]
     return None
 
+
+# "Now it sits between …", "Today they come last": a sentence led by a pronoun subject
+_PRONOUN_SUBJECT = re.compile(
+    r"^\W*(?:(?:now|today|currently|these\s+days|instead|but|and|so|then)\b,?\s+)?"
+    r"(?P<pronoun>it|they)\s+(?!(?:is|are|was|were|'s)\s+(?:also\s+)?(?:not\s+)?"
+    r"(?:the\s+)?(?:job|jobs|case|same|reason|because|why|how|fine|ok|okay|true|worth|"
+    r"important|easy|hard|possible|best)\b)", re.I)
 
 # what a question can be about, for "No, it's …" answers
 _SUBJECT_KINDS = frozenset({"backend", "lane", "family", "width", "model", "intent"})

@@ -507,6 +507,27 @@ FOLLOWS = [
     ("**Which widths does the router walk?**\n4×, 2× and 1×.", False, False),
     ("## Compute backends\n\nThe router walks 4×, 2× and then 1×.", False, False),
     ("## Compute backends\n\nThe router walks 8×, 4× and 1×.", True, True),
+    # a pronoun subject is the sentence before's first name; 'back in the spring' is
+    # history and 'That is gone' retracts it
+    ("## Compute backends\n\nRunPod used to be tried early. Now it sits between GCP and "
+     "the SLURM lanes.", True, True),
+    ("## Compute backends\n\nRunPod used to be tried early. Now it comes last, after the "
+     "SLURM lanes.", False, False),
+    ("Back in the spring we pointed everything at the campus cluster first. That is gone: "
+     "today GCP is tried first, the SLURM lanes second, and RunPod last.", False, False),
+    # the FLEX_START maximum in more words
+    ("Flex-start VMs are stopped after seven days.", False, True),
+    ("Flex-start VMs are stopped after three days.", True, False),
+    ("Anything over three days is too long for DWS.", True, False),
+    ("DWS has a 3-day limit, so multi-day jobs never get a DWS rung.", True, False),
+    # a relative clause has its own polarity; 'only F offers it' makes the model F's alone
+    ("A 30 h job at 8x has no FLEX_START rung at 1x, where it would run 240 h, over the "
+     "168 h cap.", False, True),
+    ("STANDARD means regular on-demand VMs, and only the A100 family offers it.", False,
+     False),
+    ("STANDARD means regular on-demand VMs, and only the H100 family offers it.", True, True),
+    ("## Compute backends\n\nRegular (on-demand) VMs are available for both GPU types.", True,
+     True),
 ]
 
 

@@ -201,7 +201,10 @@ class ProvisioningReading(ReaderBase):
                 _LIVES_ON.match(self.text(models[-1].end, fam.start))
             if not the_only and not re.search(
                     r"\bonly\s+(?:(?:exists?|lives?|appears?|available|offered|allowed)\s+)?"
-                    r"(?:on|for|with|in|to)\b|^[^.;]{0,60}?"
+                    r"(?:on|for|with|in|to)\b|"
+                    # "STANDARD means on-demand, and only the A100 family offers it"
+                    r"\bonly\s+(?:the\s+)?(?:\S+\s+){0,3}?(?:offers?|has|have|allows?|"
+                    r"supports?|provides?|takes?|gets?)\s+(?:it|them|that|those|this)\b|^[^.;]{0,60}?"
                     + re.escape(self.text(fam.start, fam.end))
                     + r"\W+(?:\w+\s+){0,2}only\b", near, re.I):
                 return False
@@ -218,7 +221,8 @@ class ProvisioningReading(ReaderBase):
     def _exclusive(self, family: str, models: list[TermTok], fam: TermTok,
                    negated: bool) -> None:
         """Each model is allowed on this family and on no other."""
-        for m in models:
+        # "STANDARD (on-demand)" names one model twice
+        for m in {m.term[1]: m for m in reversed(models)}.values():
             self.add("permits", (family, m.term[1]), fam.start, fam.end, negated,
                      topic="provisioning")
             for other in self.facts.families_in_order():
