@@ -94,6 +94,12 @@ class Facts:
                   for i in intents]
         return max(chains, key=len)
 
+    def tail_width(self, intent: str) -> int | None:
+        """The width the rungs after GCP (SLURM, RunPod) ask for on a widest
+        request of `intent`, as the planner plans them; None if they differ."""
+        widths = {r.width for r in self._wide_plan(intent) if r.backend != "gcp"}
+        return widths.pop() if len(widths) == 1 else None
+
     def lanes(self) -> tuple[str, ...]:
         return self._lanes
 

@@ -83,6 +83,7 @@ _DESCRIBE = {
     "lane-wait": lambda p: f"{p.args[0]} waits {p.args[1]:g} min",
     "machine-type": lambda p: f"{p.args[0]} is a machine type on the ladder",
     "gpu-memory": lambda p: f"the ladder's {p.args[0]} has {p.args[1]} GB",
+    "runpod-gpu-type": lambda p: f"RunPod asks for {p.args[0]}",
     "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
     "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
@@ -109,6 +110,10 @@ _DESCRIBE = {
                 f"FLEX_START runs at most {_hours_label(p.args[0])}",
     "flex-for": lambda p: f"{a_or_an(_hours_label(p.args[0]))} job gets a FLEX_START rung",
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
+    "tail-width": lambda p: ("the rungs after GCP ask for "
+                             + ("the requested width" if p.args[1] == "requested"
+                                else f"{p.args[1]} GPU" + ("s" if p.args[1] != 1 else ""))
+                             + (f" for {p.args[0]}" if p.args[0] else "")),
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "floor": lambda p: f"no request goes below {p.args[0]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
@@ -497,6 +502,28 @@ def _min_width(p: Prop, facts: Facts):
     return m == width, f"{intent} has minimum width {m}", _replace(p, str(m))
 
 
+def _runpod_gpu_type(p: Prop, facts: Facts):
+    types = facts.config.runpod_gpu_types
+    return p.args[0].lower() in {t.lower() for t in types}, \
+        "RunPod GPU types " + ", ".join(types), ()
+
+
+def _tail_width(p: Prop, facts: Facts):
+    """The SLURM and RunPod rungs ask for the intent's minimum width: for an
+    intent named, exactly its tail width; for none, any intent's."""
+    intent, width = p.args
+    intents = [intent] if intent else list(facts.intents)
+    tails = {facts.tail_width(i) for i in intents} - {None}
+    expected = "the SLURM and RunPod rungs ask for the intent's minimum width (" + ", ".join(
+        f"{i}: {facts.tail_width(i)}" for i in intents) + ")"
+    if width == "requested":
+        # true only if no intent could be asked wider than its tail width
+        return (False if facts.widest > max(tails, default=facts.widest) else None), expected, ()
+    if not tails:
+        return None, expected, ()
+    return width in tails, expected, _replace(p, str(min(tails)) if len(tails) == 1 else "")
+
+
 def _reach(p: Prop, facts: Facts):
     intent, width = p.args
     m = facts.min_width(intent)
@@ -678,6 +705,7 @@ _JUDGES = {
     "class-offers": _class_offers,
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
+    "tail-width": _tail_width, "runpod-gpu-type": _runpod_gpu_type,
     "floor": _floor,
     "in-auto": _in_auto,
     "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,

@@ -9,6 +9,8 @@ is never printed.
 
 from __future__ import annotations
 
+import re
+
 from lint.facts import Facts
 from lint.propositions import Prop, Verdict, a_or_an, family_lead, judge
 
@@ -63,6 +65,11 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind == "flex-max":
         return (f"FLEX_START runs at most {facts.flex_max:g} h "
                 f"({facts.flex_max / 24:g} days).")
+    if kind == "runpod-gpu-type":
+        return "RunPod GPU types: " + ", ".join(
+            f"`{t}`" for t in facts.config.runpod_gpu_types) + "."
+    if kind == "tail-width":
+        return "The SLURM and RunPod rungs ask for the intent's minimum width."
     if kind in ("min-width", "reach"):
         intent = p.args[0]
         return f"{intent} has minimum width {facts.min_width(intent)}×."
@@ -120,7 +127,12 @@ def suggestion(engine, sentence: str, p: Prop, verdict: Verdict, offset: int,
             if 0 <= s <= e <= len(text) and value:
                 text = text[:s] + value + text[e:]
         if text != sentence:
-            candidates.append(text.strip())
+            # one line: the sentence may have run across lines of its paragraph
+            text = " ".join(text.split())
+            # a number put in place agrees with its noun: "at least 2 GPUs", "1 GPU"
+            text = re.sub(r"\b(1)\s+GPUs\b", r"\1 GPU", text)
+            text = re.sub(r"\b([02-9]|\d{2,})\s+GPU\b(?!-)", r"\1 GPUs", text)
+            candidates.append(text)
     candidates.append(canonical(p, engine.facts))
     for candidate in candidates:
         if candidate and reads_true(engine, candidate, critic):

@@ -528,6 +528,21 @@ FOLLOWS = [
     ("STANDARD means regular on-demand VMs, and only the H100 family offers it.", True, True),
     ("## Compute backends\n\nRegular (on-demand) VMs are available for both GPU types.", True,
      True),
+    # the rungs after GCP ask for the intent's minimum width, as the planner plans them
+    ("## Compute backends\n\nSLURM and RunPod rungs ask for the wide width, e.g. 8 GPUs for "
+     "an 8x request.", True, True),
+    ("## Compute backends\n\nWhen eval-70b reaches the SLURM lanes it asks for a single GPU.",
+     True, True),
+    ("## Compute backends\n\nThe SLURM rungs for eval-70b ask for 2 GPUs.", False, False),
+    ("## Compute backends\n\nThe SLURM and RunPod rungs ask for the minimum width.", False,
+     False),
+    # RunPod's GPU ids are the config's
+    ("RunPod GPU types: `NVIDIA A100 80GB PCIe`, `NVIDIA A100-SXM4-80GB`, "
+     "`NVIDIA H100 80GB HBM3`.", False, False),
+    ("RunPod GPU types: `NVIDIA A100 80GB PCIe`, `NVIDIA A100-SXM4-80GB`, `NVIDIA H100 PCIe`.",
+     True, True),
+    ("## Compute backends\n\nWe rent an NVIDIA GeForce RTX 4090 pod on RunPod for the demo.",
+     False, False),
 ]
 
 

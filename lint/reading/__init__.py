@@ -62,6 +62,8 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_skipped_width()
         self.read_scaling()
         self.read_lane_facts()
+        self.read_tail_width()
+        self.read_runpod_types()
         self.read_family_names()
         return self.props
 

@@ -45,7 +45,81 @@ _MACHINE = re.compile(r"(?<![\w-])(?P<prefix>[a-z]\d+-[a-z]+gpu)"
 _GPU_MEMORY = re.compile(r"(?<![\w-])(?P<model>[A-Z]\d{2,4})[\s-]*(?P<gb>\d{2,3})\s*GB\b", re.I)
 
 
+# what the rungs after GCP are said to ask for: "ask for 8 GPUs", "request the wide width"
+_TAIL_ASK = re.compile(r"\b(?:ask(?:s|ed|ing)?\s+for|request(?:s|ed|ing)?|submit(?:s|ted)?\s+"
+                       r"(?:with|for|at)|allocat(?:es?|ed|ing)|get(?:s)?|run(?:s)?\s+at|"
+                       r"is\s+submitted\s+(?:with|for|at))\b", re.I)
+# the request's own width named without a number
+_AS_REQUESTED = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:same\s+|full\s+|original\s+)?"
+                           r"(?:wide|requested|full|original|same|whole)\s+(?:width|gpu\s+count|"
+                           r"number\s+of\s+gpus)|^\W{0,3}(?:as\s+many\s+gpus\s+as|the\s+same\s+"
+                           r"(?:number\s+of\s+)?gpus\s+as)", re.I)
+_AS_MINIMUM = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:intent'?s\s+)?"
+                         r"min(?:imum)?\s+width", re.I)
+
+
+# A RunPod GPU id written out: "NVIDIA H100 80GB HBM3", "NVIDIA GeForce RTX 4090"
+_NVIDIA_ID = re.compile(r"\bNVIDIA(?:[ -](?:[A-Z]*\d[\w-]*|GeForce|RTX|Tesla|Quadro|PCIe|SXM\d*|"
+                        r"HBM\d*e?|NVL|Ada|Ti|Super|Hopper|Blackwell)(?![\w-]))+", re.I)
+_RUNPOD_TYPES_CUE = re.compile(r"\bgpu[\s_-]*(?:types?|ids?)\b|\bfallback|\basks?\s+"
+                               r"for\b|\brequests?\b|\btries\b|\bin\s+order\b", re.I)
+
+
 class LaneReading(ReaderBase):
+    # -- which GPU types the RunPod rungs ask for ----------------------------------------
+
+    def read_runpod_types(self) -> None:
+        """'RunPod GPU types: NVIDIA A100 80GB PCIe, …, NVIDIA H100 PCIe': a RunPod
+        GPU id the config's runpod.gpu_types does not list."""
+        known = {g.lower() for g in self.facts.config.runpod_gpu_types}
+        if not known or self.procedural or not any(
+                t.term == ("backend", self.facts.backends[-1]) for t in self.terms) or \
+                not _RUNPOD_TYPES_CUE.search(f"{self.s.text} {self.table_header}"):
+            return
+        for m in _NVIDIA_ID.finditer(self.s.text):
+            if m.group(0).lower() in known:
+                continue
+            at = self.s.start + m.start()
+            self.add("runpod-gpu-type", (m.group(0),), at, self.s.start + m.end(),
+                     self.negated_before(at), topic="RunPod GPU types")
+
+
+    # -- the width the rungs after GCP ask for ------------------------------------------
+
+    def read_tail_width(self) -> None:
+        """'SLURM and RunPod rungs ask for the wide width', 'when it reaches the
+        SLURM lanes it asks for a single GPU': the rungs after GCP ask for the
+        intent's own width, whatever the request's (the planner decides which)."""
+        if not self.s.context or self.procedural:
+            return
+        tail = [t for t in self.terms if t.term[0] == "lane" or (
+            t.term[0] == "backend" and t.term[1] != self.facts.backends[0])]
+        if not tail:
+            return
+        for cue in _TAIL_ASK.finditer(self.s.text):
+            at = self.s.start + cue.end()
+            if not any(t.end <= at for t in tail) or self.text(
+                    self.clause_start(at), at).count(",") > 2:
+                continue
+            rest = self.text(at, min(self.s.end, at + 60))
+            intents = [t for t in self.tokens if t.kind == "intent"]
+            intent = intents[0].value if intents else None
+            if _AS_MINIMUM.match(rest):
+                continue  # "ask for the minimum width" says what the planner does
+            if _AS_REQUESTED.match(rest):
+                self.add("tail-width", (intent, "requested"), at, at + len(rest.split(",")[0]),
+                         self.negated_before(at), topic="width after GCP")
+                return
+            width = next((t for t in self.terms if at <= t.start <= at + 15 and
+                          self._term_width(t) is not None and t.term[0] == "width"), None)
+            if width is None or re.match(r"\s*(?:gpus?\s+)?(?:per|each|a)\b",
+                                         self.unit_text[width.end:width.end + 12], re.I):
+                continue
+            self.add("tail-width", (intent, self._term_width(width)), width.start, width.end,
+                     self.negated_before(width.start), topic="width after GCP")
+            return
+
+
     # -- one lane's partition, widest allocation and wait ------------------------------------
 
     def read_lane_facts(self) -> None:

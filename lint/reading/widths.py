@@ -111,7 +111,13 @@ class WidthReading(ReaderBase):
             return
         if not widths and not cue:
             return
+        all_widths = widths
         for it in intents:
+            # "one GPU for the 7b intents and two for eval-70b": a width written
+            # for something else is not this intent's
+            widths = [w for w in all_widths if not self._width_for_other(w, it)]
+            if all_widths and not widths:
+                continue
             near = sorted(widths, key=lambda w: abs(w.start - it.start))[:1]
             text = self.s.text
             if not near and not cue:
@@ -139,10 +145,10 @@ class WidthReading(ReaderBase):
                         not re.search(r"\b(?:min(?:imum)?|floor|at\s+least)\b", text, re.I):
                     # "never degrades below 2×": the minimum is 2
                     self.add("min-width", (it.value, width), w.start, w.end, False,
-                             topic="minimum width", fix=((w.start, w.end, ""),))
+                             topic="minimum width", fix=(self._number_span(w),))
                 else:
                     self.add("min-width", (it.value, width), w.start, w.end, negated,
-                             topic="minimum width", fix=((w.start, w.end, ""),))
+                             topic="minimum width", fix=(self._number_span(w),))
             elif (reach := REACH_CUE.search(text)) and (
                     intents is named or self.s.start + reach.start() > it.start):
                 # a quantifier comes before its verb: "every intent can run at 1×",
@@ -160,6 +166,18 @@ class WidthReading(ReaderBase):
                              self.negated_before(w.start), topic="minimum width")
             if intents is named:
                 return  # one named intent per sentence; a quantifier names them all
+
+    def _number_span(self, w: TermTok) -> tuple[int, int, str]:
+        """Where the number of a width term is ("width is 1" → "1"): the fix puts
+        the config's number there and keeps the writer's words and unit."""
+        m = re.search(r"\d+|\b(?:" + "|".join(_WORDS) + r")\b", self.unit_text[w.start:w.end],
+                      re.I)
+        return (w.start + m.start(), w.start + m.end(), "") if m else (w.start, w.end, "")
+
+    def _width_for_other(self, w: TermTok, it: Token) -> bool:
+        m = re.match(r"[\s`*_]*(?:gpus?\s+)?for\s+(?:the\s+|an?\s+)?`?([\w.-]+)",
+                     self.unit_text[w.end:w.end + 40], re.I)
+        return bool(m) and m.group(1).lower() != self.unit_text[it.start:it.end].strip("`").lower()
 
     def _per_intent(self, named: list[Token]) -> bool:
         """'Minimum widths: capture-7b 1, …, eval-70b 4', 'eval-70b never goes below
