@@ -116,6 +116,10 @@ class Engine:
         return doc.cache[key]
 
     def _analyze(self, doc: Document, skip_lines: set[int], critic: bool) -> list[Reading]:
+        from lint.document import corrected_quote_lines
+
+        # a quote the text around it corrects ("> GCP → RunPod", "That's backwards: …")
+        skip_lines = skip_lines | corrected_quote_lines(doc)
         lexicon = self.lexicon.with_critic(_critic_rules(self.facts)) if critic else self.lexicon
         readings: list[Reading] = []
         by_list: dict[int, list[tuple[Unit, list[Reading]]]] = {}

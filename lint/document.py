@@ -37,6 +37,7 @@ class Unit:
     table_id: int = 0  # the table this row belongs to (0: none)
     cells: tuple[str, ...] = ()  # a table row's cells, markup stripped
     header: bool = False  # a table's header row
+    quoted: bool = False  # inside a block quote ("> …")
 
     def line_at(self, offset: int) -> int:
         return self.line + self.text.count("\n", 0, offset)
@@ -123,8 +124,13 @@ def parse(path: str, text: str) -> Document:
     in_header = False
     row: list[tuple[str, str, int, int]] = []  # (text, raw, line, col) per cell
     row_line = 0
+    quotes = 0  # block-quote depth
     for i, token in enumerate(tokens):
         kind_of = token.type
+        if kind_of == "blockquote_open":
+            quotes += 1
+        elif kind_of == "blockquote_close":
+            quotes = max(0, quotes - 1)
         if kind_of in ("fence", "code_block") and token.map:
             doc.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
             if kind_of == "fence" and token.info.strip().lower() in _DATA_FENCES:
@@ -166,8 +172,56 @@ def parse(path: str, text: str) -> Document:
                 heading = content
             list_id, ordered, item = lists[-1] if lists and kind != "heading" else (0, False, 0)
             doc.units.append(Unit(kind, token.map[0] + 1, content, heading, raw,
-                                  _columns(raw, token.map[0], lines), list_id, ordered, item))
+                                  _columns(raw, token.map[0], lines), list_id, ordered, item,
+                                  quoted=quotes > 0))
     return doc
+
+
+# What follows a quoted statement to say it is wrong or old: "No: …", "That's
+# backwards", "Corrected to …", "This line in the prompt was wrong", "Deleted".
+_CORRECTS = re.compile(
+    r"^\W*(?:no\b|nope\b|not\s+(?:quite|true|so|right|any\s*more)\b|wrong\b|incorrect\b|false\b|"
+    r"outdated\b|stale\b|backwards\b|nit\b|actually\b|careful\b|"
+    r"(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:\w+\s+){0,2}?(?:backwards|wrong|incorrect|false|"
+    r"outdated|stale|obsolete|retired|old|the\s+(?:old|retired|previous|original))\b|"
+    r"(?:that|this)\s+(?:line|sentence|claim|bullet|rule|statement|paragraph|text|wording|row)\b|"
+    r"(?:corrected|fixed|removed|deleted|replaced|dropped|struck|rewritten|reworded|changed|"
+    r"updated|reverted)\b|should\s+(?:be|read|say)\b|"
+    r"(?:the\s+)?(?:old|retired|previous|original)\s+(?:text|line|wording|rule|version|claim)\b)",
+    re.I)
+# A lead-in that introduces a quote as history: "The old prompt said:", "Before:"
+_QUOTE_LEAD = re.compile(r"\b(?:old|older|previous(?:ly)?|original(?:ly)?|used\s+to|said|"
+                         r"read|retired|before|was|were|wrongly|incorrectly)\b[^\n]{0,80}:\s*$",
+                         re.I)
+
+
+def corrected_quote_lines(doc: Document) -> set[int]:
+    """Lines of block quotes that the text around them marks as wrong or old: a
+    quote followed by a correction ("> GCP → RunPod → SLURM" then "This line
+    was wrong; fixed to …"), or led in as history ("The old guide said:"). The
+    quote claims nothing about today's ladder; the text around it may."""
+    key = "corrected-quotes"
+    if key in doc.cache:
+        return doc.cache[key]
+    out: set[int] = set()
+    units = doc.units
+    i = 0
+    while i < len(units):
+        if not units[i].quoted:
+            i += 1
+            continue
+        j = i
+        while j < len(units) and units[j].quoted:
+            j += 1
+        before = units[i - 1] if i else None
+        after = units[j] if j < len(units) else None
+        if (after is not None and _CORRECTS.match(after.text)) or (
+                before is not None and _QUOTE_LEAD.search(before.text)):
+            for unit in units[i:j]:
+                out.update(range(unit.line, unit.line + unit.text.count("\n") + 1))
+        i = j
+    doc.cache[key] = out
+    return out
 
 
 _DATA_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "yaml", "yml"})

@@ -536,6 +536,26 @@ FOLLOWS = [
     ("## Compute backends\n\nThe SLURM rungs for eval-70b ask for 2 GPUs.", False, False),
     ("## Compute backends\n\nThe SLURM and RunPod rungs ask for the minimum width.", False,
      False),
+    # a quote the text corrects claims nothing; the correction does
+    ("> GCP → RunPod → SLURM\n\nThis line was wrong; fixed to GCP → SLURM → RunPod.", False,
+     False),
+    ("> GCP → RunPod → SLURM\n\nThis line was wrong; fixed to GCP → RunPod → SLURM.", True,
+     True),
+    ("> H100 is preferred over A100\n\nThat's backwards: the router tries A100 before H100 "
+     "at one width.", False, True),
+    ("> GCP → RunPod → SLURM\n\nYes, that is the order.", True, True),
+    ("The old prompt said:\n\n> GCP → RunPod → SLURM", False, False),
+    # 'nobody' negates; a bound is no job's length; a lane's capacity is no rung
+    ("## Compute backends\n\nH100 shapes stay on spot and DWS, so that nobody pays on-demand "
+     "H100 prices.", False, False),
+    ("We check the flex-start limit at every width, because a job that fits in a week at 8× "
+     "can blow past it at 1×.", False, True),
+    ("Take a 20 h job at 4×. It is long at every width: 40 h at 2×, 80 h at 1×.", False,
+     False),
+    ("## SLURM\n\nThe preempt lane takes at most four GPUs, so we only use it once the gpu "
+     "partition's window has passed.", False, True),
+    ("If you see a job in the `preempt` partition queue, `campus-a100` was already tried.",
+     False, False),
     # RunPod's GPU ids are the config's
     ("RunPod GPU types: `NVIDIA A100 80GB PCIe`, `NVIDIA A100-SXM4-80GB`, "
      "`NVIDIA H100 80GB HBM3`.", False, False),

@@ -32,6 +32,11 @@ _CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+tha
 _DASH = re.compile(r"\s[—–]\s")
 
 
+_CAPACITY = re.compile(r"(?:\bup\s+to|\bat\s+most|\bmax(?:imum)?(?:\s+(?:width|of))?|"
+                       r"\bcapped\s+at|\blimited\s+to|\bno\s+more\s+than|\btops?\s+out\s+at)"
+                       r"\s*[:=]?\s*$", re.I)
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -46,6 +51,10 @@ class ReaderBase:
         self.table_header = ""  # a table row's header row, which names its columns
         self.tokens = sentence.tokens
         self.terms = terms(sentence)
+        if any(t.term[0] == "lane" for t in self.terms):
+            # "campus-preempt takes at most four GPUs": a lane's capacity, not a rung
+            self.terms = [t for t in self.terms if t.term[0] != "width" or not _CAPACITY.search(
+                unit_text[max(sentence.start, t.start - 24):t.start])]
         self.props: list[Prop] = []
         # a bracketed aside ("(campus-preempt would just kill them)") is not a procedure
         bare = re.sub(r"\([^()]*\)", " ", sentence.text)

@@ -21,7 +21,9 @@ _PARTITION = re.compile(r"(?:\bpartition\b\s*(?:is\s+|=\s*|:\s*)?|--partition[=\
 # words that follow "partition" in prose without naming one ("the preempt partition if")
 _NOT_A_NAME = re.compile(r"(?:if|and|or|is|are|can|could|first|then|jobs?|the|a|an|when|"
                          r"where|which|that|there|here|for|of|to|on|in|at|by|too|only|"
-                         r"entirely|instead|itself|name|names|list|limits?)", re.I)
+                         r"entirely|instead|itself|name|names|list|limits?|queues?|nodes?|"
+                         r"usage|quotas?|time|times|state|status|accounts?|flags?|wait|waits)",
+                         re.I)
 # "up to 8 GPUs", "max 8 GPUs", "capped at four GPUs", "a full 8-GPU allocation",
 # "max width 8", "at most 4 GPUs"
 _MAX_WIDTH = re.compile(

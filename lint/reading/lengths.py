@@ -51,6 +51,8 @@ def heading_class(heading: str) -> str | None:
     return next(g for g in m.groups() if g).lower()
 
 
+_A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+(?:an?\s+|the\s+)?$",
+                      re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
@@ -231,6 +233,11 @@ class LengthReading(ReaderBase):
         classes = [c for c in classes if cut_word or self.length_class(c.start) == c.kind]
         if not classes:
             return
+        if not cut_word and self.facts.flex_model and re.search(
+                r"\b(?:cap|limit|max(?:imum)?|ceiling|run\s+duration)\b",
+                self.unit_text[self.s.start:self.s.end + 40], re.I) and \
+                any(t.term == ("model", self.facts.flex_model) for t in self.terms):
+            return  # "…exceeds a week; that is the 168 h FLEX_START cap": its maximum, not the class
         # "Only jobs under 1 h are short", "…; everything else is long": the subset
         # is the whole class, so the sentence defines the threshold
         exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"
@@ -372,6 +379,8 @@ class LengthReading(ReaderBase):
         d = durations[0]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
             return False
+        if _A_BOUND.search(self.unit_text[max(self.s.start, d.start - 30):d.start]):
+            return False  # "a job that fits in a week at 8×": the week is a bound, not a length
         request = self._request_width(d, widths)
         if request is None:
             return False
@@ -455,6 +464,11 @@ class LengthReading(ReaderBase):
             if previous_length is not None and not any(
                     previous_length.end < w.start < d2.start for w in widths):
                 break  # a second length counts only for a width of its own ("and at 1x 16 h")
+            if re.search(r"\b(?:an?|another|the\s+other)\s+$",
+                         self.unit_text[max(0, d2.start - 12):d2.start], re.I) and \
+                    re.match(r"[\s-]*(?:long\s+)?one\b", self.unit_text[d2.end:d2.end + 12],
+                             re.I):
+                break  # "…, but a 30-minute one is not": another job, not this one's length
             if later and d2.start > later[0].start:
                 at = at_width(d2.start, d2.end)
                 if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[

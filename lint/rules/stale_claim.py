@@ -352,9 +352,14 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
         return ctx.doc.cache[key]
     from lint import reading
 
+    from lint.document import corrected_quote_lines
+
     lexicon = ctx.run.engine.lexicon
     found: dict[tuple[int, int], tuple[StaleClaim, int]] = {}
+    corrected = corrected_quote_lines(ctx.doc)
     for unit in ctx.doc.units:
+        if unit.line in corrected:
+            continue  # quoted to be corrected: "> 8× rungs are explicit-intent-only" + "Retired."
         text = unit.text.translate(_SPACE_LIKE)
         hits = [(m.start(), claim) for claim in ctx.run.claims for pattern in claim.patterns
                 for m in [search(pattern, text)] if m]
