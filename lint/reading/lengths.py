@@ -51,8 +51,8 @@ def heading_class(heading: str) -> str | None:
     return next(g for g in m.groups() if g).lower()
 
 
-_A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+(?:an?\s+|the\s+)?$",
-                      re.I)
+_A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+"
+                      r"(?:an?\s+|the\s+)?$", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
@@ -237,7 +237,7 @@ class LengthReading(ReaderBase):
                 r"\b(?:cap|limit|max(?:imum)?|ceiling|run\s+duration)\b",
                 self.unit_text[self.s.start:self.s.end + 40], re.I) and \
                 any(t.term == ("model", self.facts.flex_model) for t in self.terms):
-            return  # "…exceeds a week; that is the 168 h FLEX_START cap": its maximum, not the class
+            return  # "…exceeds a week; that is the 168 h cap": FLEX_START's maximum, no class
         # "Only jobs under 1 h are short", "…; everything else is long": the subset
         # is the whole class, so the sentence defines the threshold
         exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"

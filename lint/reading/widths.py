@@ -302,8 +302,9 @@ class WidthReading(ReaderBase):
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
         listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?"
                            r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
-                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for)\s*\[?((?:\d+(?!\d)\s*[×x]?\s*"
-                           r"(?:,|and|or|/)?\s*){2,})(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", self.s.text, re.I)
+                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for)\s*\[?"
+                           r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
+                           r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", self.s.text, re.I)
         if not listed and bare:
             listed = bare  # "### Allowed widths" over "1, 2, 4, 8 and 16 GPUs."
         if not listed and re.search(r"\bwidths?\b", self.table_header, re.I):

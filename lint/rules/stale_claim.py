@@ -351,7 +351,6 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
     if key in ctx.doc.cache:
         return ctx.doc.cache[key]
     from lint import reading
-
     from lint.document import corrected_quote_lines
 
     lexicon = ctx.run.engine.lexicon
