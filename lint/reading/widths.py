@@ -42,6 +42,10 @@ def bare_width_list(text: str, heading: str) -> bool:
 _WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8}
 
 
+_AUTO_VERB = (r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|reach(?:es|ed)?|tries|"
+              r"tried|uses?|used|asks?\s+for|requests?)\b")
+
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
@@ -408,15 +412,22 @@ class WidthReading(ReaderBase):
             self.add("in-auto", (width,), w.start, w.end,
                      not self.negated_before(at, since=since), topic="the auto ladder")
         elif auto:
-            verb = re.search(r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|"
-                             r"reach(?:es|ed)?|tries|tried|uses?|used|asks?\s+for|"
-                             r"requests?)\b", text, re.I)
+            verb = re.search(_AUTO_VERB, text, re.I)
             out = re.search(r"\b(?:excluded|outside|out\s+of|left\s+out|leaves?\s+out|"
                             r"omit\w*|removed\s+from|dropped\s+from|taken\s+out\s+of|"
                             r"pulled\s+from)\b", text, re.I)
             if verb or out:
-                # "the auto ladder never includes 8×": the negation sits before the verb
-                end = max(auto.end(), verb.end() if verb else 0)
+                # "the auto ladder never includes 8×": the negation sits before the verb;
+                # "If you see 8× in an automatic run, …: the auto-ladder never includes
+                # 8×": the mention and verb nearest before the width say it
+                last = list(AUTO.finditer(text))[-1]
+                w = next((t for t in widths if t.start >= self.s.start + last.end()), w)
+                width = self._term_width(w)
+                rel = w.start - self.s.start
+                autos = [m for m in AUTO.finditer(text) if m.end() <= rel]
+                verbs = [m for m in re.finditer(_AUTO_VERB, text, re.I) if m.end() <= rel]
+                end = max(autos[-1].end() if autos else auto.end(),
+                          verbs[-1].end() if verbs else (verb.end() if verb else 0))
                 self.add("in-auto", (width,), w.start, w.end,
                          self.negated_before(self.s.start + end) or bool(out),
                          topic="the auto ladder")
