@@ -265,8 +265,8 @@ class Engine:
                 from lint import critic_reading
 
                 sentence.props += critic_reading.read(reader, unit)
-            if out and not sentence.props and sentence.context and not sentence.history and \
-                    not sentence.question:
+            if out and not sentence.props and (sentence.context or critic) and \
+                    not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
                                                         lexicon)
             if out and _EVERYTHING_ELSE.match(sentence.text):
@@ -292,9 +292,18 @@ class Engine:
         first ladder name of the sentence before, history or not."""
         m = _PRONOUN_SUBJECT.match(sentence.text)
         named = [t for t in previous.tokens if t.kind in _SUBJECT_KINDS and t.kind != "width"]
-        if not m or not named:
+        phrase = _HISTORY_SUBJECT.match(previous.text)
+        if phrase and (_LADDER_NOUN.search(phrase["np"]) or any(
+                t.start < previous.start + phrase.end("np") for t in named)):
+            # "The flex-start cap used to be 7 days; it was cut to 24 hours": the
+            # whole subject, so the cap stays a cap
+            subject = phrase["np"]
+        elif named:
+            subject = unit.text[named[0].start:named[0].end]
+        else:
             return []
-        subject = unit.text[named[0].start:named[0].end]
+        if not m:
+            return []
         text = sentence.text[:m.start("pronoun")] + subject + sentence.text[m.end("pronoun"):]
         at = sentence.start + m.start("pronoun")
         return [Prop(p.kind, p.args, p.negated, at, sentence.end, p.topic)
@@ -742,9 +751,17 @@ def _completed(question: str, answer: str) -> str | None:
 # "Now it sits between …", "Today they come last": a sentence led by a pronoun subject
 _PRONOUN_SUBJECT = re.compile(
     r"^\W*(?:(?:now|today|currently|these\s+days|instead|but|and|so|then)\b,?\s+)?"
+    r"(?:(?:since|after|once|when)\s+[^,;:]{1,60}?,?\s+(?=(?:it|they)\s))?"
     r"(?P<pronoun>it|they)\s+(?!(?:is|are|was|were|'s)\s+(?:also\s+)?(?:not\s+)?"
     r"(?:the\s+)?(?:job|jobs|case|same|reason|because|why|how|fine|ok|okay|true|worth|"
     r"important|easy|hard|possible|best)\b)", re.I)
+
+# The subject of a sentence: the words before its verb ("The flex-start cap used to …")
+_HISTORY_SUBJECT = re.compile(
+    r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"
+    r"originally|previously|once|at\s+first|started\s+out)\b", re.I)
+_LADDER_NOUN = re.compile(r"\b(?:cap|limit|maximum|ceiling|threshold|cut-?off|line|ladder|"
+                          r"router|famil(?:y|ies)|lanes?|rungs?|verdict|widths?)\b", re.I)
 
 # what a question can be about, for "No, it's …" answers
 _SUBJECT_KINDS = frozenset({"backend", "lane", "family", "width", "model", "intent"})

@@ -556,6 +556,19 @@ FOLLOWS = [
      "partition's window has passed.", False, True),
     ("If you see a job in the `preempt` partition queue, `campus-a100` was already tried.",
      False, False),
+    # a history note's subject carries to the pronoun that turns to today
+    ("## Compute backends\n\nThe flex-start cap used to be 3 days; it was raised to 7 days.",
+     False, True),
+    ("## Compute backends\n\nThe flex-start cap used to be 7 days; it was cut to 24 hours.",
+     True, True),
+    ("## Compute backends\n\nH100 used to be limited to spot and flex-start. Since the quota "
+     "bump it also has on-demand (STANDARD) rungs.", True, True),
+    ("## Compute backends\n\nH100 was originally the fallback; since the a3 quota landed it is "
+     "the preferred family.", True, False),
+    ("## SLURM\n\nTwo lanes, tried in this order: campus-preempt (partition preempt), then "
+     "campus-a100 (partition gpu).", True, False),
+    ("## Compute backends\n\nIf you see an `a2-ultragpu-8g` request in an automatic run, it "
+     "means someone bypassed the ladder: the auto-ladder never includes 8×.", True, True),
     # RunPod's GPU ids are the config's
     ("RunPod GPU types: `NVIDIA A100 80GB PCIe`, `NVIDIA A100-SXM4-80GB`, "
      "`NVIDIA H100 80GB HBM3`.", False, False),

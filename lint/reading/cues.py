@@ -45,7 +45,10 @@ PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|accept\w*|
                         r"no|not|"
                          r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
-                         r"excluded|includ\w*|is|are|falls?\s+back\s+to|drops?\s+to|moves?\s+to)\b|n't\b|❌|✅",
+                         r"excluded|includ\w*|is|are|falls?\s+back\s+to|drops?\s+to|moves?\s+to|"
+                         # "H100 also has on-demand (STANDARD) rungs"
+                         r"ha(?:s|ve)\s+(?:\S+\s+){0,3}?(?:rungs?|machines?|vms?|capacity|shapes?))\b|"
+                         r"n't\b|❌|✅",
                         re.I)
 # ", and the critic REVISEs it": a new clause, so a negation before it stays behind
 CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|only|instead|"

@@ -82,6 +82,9 @@ class OrderReading(ReaderBase):
 
     def _link(self, gap: str) -> bool | None:
         """True: an explicit order link; False: a list separator; None: not linked."""
+        # a closed aside annotates the term before it: "campus-preempt (partition
+        # preempt), then campus-a100" links the two lanes
+        gap = re.sub(r"\s*\([^()]*\)", "", gap)
         if re.search(r"\b(?:before|after|not|never|no|but|unless|except|instead|rather|beside|"
                      r"besides|alongside|plus|vs|versus|than|while|whereas|because|for|when|"
                      r"if|with)\b|n't|[.;!?]|\s\|\s", gap, re.I):
@@ -633,6 +636,19 @@ class OrderReading(ReaderBase):
             return
         at = self.s.start + m.end()
         over = re.search(r"\b(?:over|to|ahead\s+of|rather\s+than)\b", self.s.text[m.end():], re.I)
+        named = re.match(r"\s+(?:family|one|choice|backend|lane|option|type|shape)\b",
+                         self.s.text[m.end():], re.I)
+        if named and re.search(r"\b(?:is|are)\s+(?:now\s+|still\s+)?the\s+(?:most\s+)?$",
+                               self.s.text[:m.start()], re.I):
+            # "H100 is the preferred family": that one first
+            subject = [t for t in self.terms if orderable(t.term) and
+                       t.end <= self.s.start + m.start() and
+                       t.start >= self.clause_start(self.s.start + m.start())][:1]
+            if subject:
+                t = subject[0]
+                self.add("first", (t.term,), t.start, t.end, self.negated_before(t.start),
+                         topic="order")
+                return
         if not over:
             first = [t for t in self.terms if orderable(t.term) and t.start >= at][:1]
             if first and first[0].term[0] == "lane":  # "within SLURM, prefer campus-preempt"
