@@ -242,6 +242,10 @@ class Engine:
         previous_terms: list[reading.TermTok] = []
         previous_class: str | None = None
         previous_model: reading.TermTok | None = None
+        # "**a2-ultragpu** — the A100 family. SPOT and FLEX_START only; it never runs
+        # on-demand.": a glossary entry's term is the subject of its definition
+        entry = _GLOSSARY.match(unit.raw or "")
+        term = entry["term"].strip("`") if entry else None
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -268,7 +272,10 @@ class Engine:
             if out and not sentence.props and (sentence.context or critic) and \
                     not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
-                                                        lexicon)
+                                                        lexicon, term)
+                if term and not sentence.props and not any(
+                        t.kind in ("backend", "lane", "family", "intent") for t in sentence.tokens):
+                    sentence.props += self._with_subject(term, sentence, unit, lexicon)
             if out and _EVERYTHING_ELSE.match(sentence.text):
                 # "Jobs shorter than three hours are short; everything else is long":
                 # the subset before is the whole class, so it states the threshold
@@ -285,15 +292,30 @@ class Engine:
         self._ordinals(out)
         return out
 
+    def _with_subject(self, term: str, sentence: reading.Sentence, unit: Unit,
+                      lexicon: Lexicon) -> list[Prop]:
+        """A definition's fragment read with its glossary term as subject
+        ("SPOT and FLEX_START only" under "**a2-ultragpu** —")."""
+        at = sentence.start + len(sentence.text) - len(sentence.text.lstrip())
+        # a verdict the fragment leaves to its heading ("Widen it and shard." under
+        # "## Warn") is not one the fragment states
+        return [Prop(p.kind, p.args, p.negated, at, sentence.end, p.topic)
+                for p in self._read_text(f"{term}: {sentence.text.strip()}", lexicon,
+                                         unit.heading)
+                if p.kind != "verdict" or _VERDICT_WORD.search(sentence.text)]
+
     def _pronoun_subject(self, previous: reading.Sentence, sentence: reading.Sentence,
-                         unit: Unit, lexicon: Lexicon) -> list[Prop]:
+                         unit: Unit, lexicon: Lexicon, term: str | None = None) -> list[Prop]:
         """'RunPod used to be the last resort. Now it sits between GCP and the
         campus lanes.': a sentence whose subject is 'it' or 'they' is about the
-        first ladder name of the sentence before, history or not."""
+        first ladder name of the sentence before, history or not (in a glossary
+        entry, about its term)."""
         m = _PRONOUN_SUBJECT.match(sentence.text)
         named = [t for t in previous.tokens if t.kind in _SUBJECT_KINDS and t.kind != "width"]
         phrase = _HISTORY_SUBJECT.match(previous.text)
-        if phrase and (_LADDER_NOUN.search(phrase["np"]) or any(
+        if term and m:
+            subject = term
+        elif phrase and (_LADDER_NOUN.search(phrase["np"]) or any(
                 t.start < previous.start + phrase.end("np") for t in named)):
             # "The flex-start cap used to be 7 days; it was cut to 24 hours": the
             # whole subject, so the cap stays a cap
@@ -756,6 +778,10 @@ _PRONOUN_SUBJECT = re.compile(
     r"(?:the\s+)?(?:job|jobs|case|same|reason|because|why|how|fine|ok|okay|true|worth|"
     r"important|easy|hard|possible|best)\b)", re.I)
 
+_VERDICT_WORD = re.compile(r"\b(?:revise\w*|warn\w*|approv\w*|block\w*|reject\w*|verdict|"
+                           r"advisory|fails?|passes)\b", re.I)
+# A glossary entry: "**Long job** — …", "**a2-ultragpu**: …"
+_GLOSSARY = re.compile(r"^\s*\*\*(?P<term>[^*\n]{1,40}?)\*\*\s*(?:—|–|-{1,2}|:)\s+")
 # The subject of a sentence: the words before its verb ("The flex-start cap used to …")
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"

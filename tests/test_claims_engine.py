@@ -569,6 +569,13 @@ FOLLOWS = [
      "campus-a100 (partition gpu).", True, False),
     ("## Compute backends\n\nIf you see an `a2-ultragpu-8g` request in an automatic run, it "
      "means someone bypassed the ladder: the auto-ladder never includes 8×.", True, True),
+    # a glossary entry's term is the subject of its definition
+    ("## Compute backends\n\n**a2-ultragpu** — the A100 family. SPOT and FLEX_START only; it "
+     "never runs on-demand.", True, True),
+    ("## Compute backends\n\n**a3-highgpu** — the H100 family. SPOT and FLEX_START only; it "
+     "never runs on-demand.", False, False),
+    ("**Long job** — a job whose length at the current width is 4 h or more. It leads with "
+     "SPOT.", True, True),
     # RunPod's GPU ids are the config's
     ("RunPod GPU types: `NVIDIA A100 80GB PCIe`, `NVIDIA A100-SXM4-80GB`, "
      "`NVIDIA H100 80GB HBM3`.", False, False),
