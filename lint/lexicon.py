@@ -301,6 +301,9 @@ class Lexicon:
         self.procedural = _union(data["procedural"])
         # number words that may stand for a width ("then six, then four")
         self.width_numbers = {w.lower(): int(v) for w, v in data["widths"]["numbers"].items()}
+        # number words a length may be written with ("twelve", "a half")
+        self.duration_numbers = {w.lower(): float(v)
+                                 for w, v in data["durations"]["numbers"].items()}
 
     # ---- building ----------------------------------------------------------------
 

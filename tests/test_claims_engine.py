@@ -576,6 +576,11 @@ FOLLOWS = [
      "never runs on-demand.", False, False),
     ("**Long job** — a job whose length at the current width is 4 h or more. It leads with "
      "SPOT.", True, True),
+    # a changed value states the new one, in the old one's unit when it has none
+    ("## Compute backends\n\nThe short cutoff was raised from four hours to twelve last "
+     "quarter.", True, True),
+    ("## Compute backends\n\nThe short cutoff was raised from two hours to four.", False,
+     True),
     # RunPod's GPU ids are the config's
     ("RunPod GPU types: `NVIDIA A100 80GB PCIe`, `NVIDIA A100-SXM4-80GB`, "
      "`NVIDIA H100 80GB HBM3`.", False, False),

@@ -53,6 +53,9 @@ def heading_class(heading: str) -> str | None:
 
 _A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+"
                       r"(?:an?\s+|the\s+)?$", re.I)
+_CHANGED_TO = re.compile(r"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?(?:raised|lowered|bumped|"
+                         r"increased|decreased|changed|moved|cut|dropped|extended|shortened|"
+                         r"reduced)\s+(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
@@ -261,6 +264,8 @@ class LengthReading(ReaderBase):
                 abs(at_word - d.start) <= 24 and
                 not re.search(r"[,;:]", re.sub(r"^[\w-]+\s*[:=]\s*$", "", self.text(
                     *sorted((at_word, d.start))))))  # "threshold: 4 h" is one clause
+                or (at_word < d.start and _CHANGED_TO.fullmatch(  # "… cutoff was raised
+                    self.text(at_word, d.start)) is not None)  # from four hours to twelve"
                 or (at_word < d.start and re.fullmatch(  # "the cut-off between … is 3 h"
                     r"[\w-]*\s+(?:between|for|of)\s+[^,;:.]{0,45}?\s(?:is|are|sits\s+at|"
                     r"lies\s+at|falls\s+at)\s+(?:at\s+|about\s+|roughly\s+)?",
@@ -268,6 +273,8 @@ class LengthReading(ReaderBase):
             defining = near_word or ((cls.start < d.start or exclusive) and not word)
             negated = self.negated_before(max(d.start, cls.start))
             fix = ((d.start, d.end, self._unit_of(d)),)
+            if _CHANGED_TO.search(self.text(max(self.s.start, d.start - 60), d.start)):
+                fix = ()  # "raised from four hours to twelve": "…to 4 h" mends nothing
             if cmp is None:
                 if near_word:
                     self.add("threshold", (d.value,), d.start, d.end, negated,

@@ -81,6 +81,7 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
             body = " " * now.end() + body[now.end():]
             tokens = [t for t in tokens if t.start - start >= now.end()]
     tokens = _elided_widths(lexicon, body, start, tokens)
+    tokens = _changed_durations(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens) and not _ENDORSED.search(body)
     sentence.question = body.rstrip(" \t\n*_").endswith("?") or bool(
@@ -128,6 +129,50 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
         return tokens
     return sorted(tokens + added, key=lambda t: (t.start, t.end)) if added else tokens
+
+
+# "raised from four hours to twelve": the new length, its unit the old one's; the
+# old length is history (a changed value states today's)
+_CHANGED_FROM = re.compile(r"\b(?:raised|lowered|bumped|increased|decreased|changed|moved|cut|"
+                           r"dropped|extended|shortened|reduced|went|goes|grew|shrank)\s+from\s+$",
+                           re.I)
+
+
+def _changed_durations(lexicon: Lexicon, body: str, start: int,
+                       tokens: list[Token]) -> list[Token]:
+    durations = [t for t in tokens if t.kind == "duration"]
+    if not durations:
+        return tokens
+    numbers = lexicon.duration_numbers
+    words = "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
+    out = list(tokens)
+    for old in durations:
+        if not _CHANGED_FROM.search(body[max(0, old.start - start - 40):old.start - start]):
+            continue
+        to = re.compile(rf"\s+to\s+(\d+(?:\.\d+)?|{words})\b", re.I).match(body, old.end - start)
+        if not to:
+            continue
+        new = next((t for t in tokens if t.kind == "duration" and
+                    t.start == start + to.start(1)), None)
+        if new is None:
+            # "to twelve": the number alone, in the old length's unit
+            old_number = re.search(rf"\d+(?:\.\d+)?|{words}", body[old.start - start:
+                                                                   old.end - start], re.I)
+            if not old_number:
+                continue
+            word = old_number.group(0).lower()
+            old_n = float(word) if word[0].isdigit() else numbers.get(word)
+            word = to.group(1).lower()
+            new_n = float(word) if word[0].isdigit() else numbers.get(word)
+            if not old_n or not new_n:
+                continue
+            out.append(Token("duration", old.value / old_n * new_n, start + to.start(1),
+                             start + to.end(1)))
+        out.remove(old)
+        # "from" before the old length compares nothing: it is the change's
+        out = [t for t in out if not (t.kind in ("over", "under", "after") and
+                                      old.start - 6 <= t.start < old.start)]
+    return sorted(out, key=lambda t: (t.start, t.end)) if out != tokens else tokens
 
 
 # ---- terms: one orderable thing, maybe written with several tokens ------------------------
