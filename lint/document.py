@@ -275,9 +275,9 @@ def _add_row(doc: Document, row: list[tuple[str, str, int, int]], line: int, hea
     raw = " | ".join(r for _, r, _, _ in row)
     doc.units.append(_RowUnit("table-row", line, text, heading, raw, (0,), 0, False, 0,
                               table_id, tuple(cell for cell, _, _, _ in row), header,
-                              tuple((len(" | ".join(r for _, r, _, _ in row[:k])) +
-                                     (3 if k else 0), col) for k, (_, _, _, col)
-                                    in enumerate(row))))
+                              cell_starts=tuple((len(" | ".join(r for _, r, _, _ in row[:k])) +
+                                                 (3 if k else 0), col) for k, (_, _, _, col)
+                                                in enumerate(row))))
 
 
 @dataclass(frozen=True)
