@@ -70,9 +70,10 @@ class LadderDrift(Rule):
     or machine type, the lead model per job length, the short threshold, the
     FLEX_START maximum run, the family order at one width, an intent's
     minimum width, the auto ladder, each SLURM lane's partition, widest
-    allocation and wait, the families' machine types and GPUs, and derived
-    facts such as a job's length at a degraded width. It also reports a
-    stale, unterminated or unknown generated region."""
+    allocation and wait, the families' machine types and GPUs, the width the
+    SLURM and RunPod rungs ask for, RunPod's GPU types, and derived facts
+    such as a job's length at a degraded width. It also reports a stale,
+    unterminated or unknown generated region."""
 
     name = "ladder-drift"
     summary = "a surface states a ladder fact that contradicts the router's config"
