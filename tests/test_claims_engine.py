@@ -1035,3 +1035,15 @@ def test_critic_parallel_claims(text: str, flagged: bool) -> None:
     assert bool(found) == flagged, found
     for finding in found:  # the message names the launcher as written, not its class
         assert "the text says not parallel" not in finding.message
+
+
+def test_a_corrected_block_quote_claims_nothing_for_any_rule() -> None:
+    retired = "> 8× rungs are explicit-intent-only, not in the auto-ladder\n\n"
+    assert lint(retired + "This is the retired rule. Replaced with: 8× is part of the "
+                "automatic ladder.\n") == []
+    assert lint("The old prompt said:\n\n" + retired) == []
+    # a quote nothing corrects is still a claim
+    assert [f.rule for f in lint(retired + "Keep this in mind.\n")] == ["stale-claim"]
+    # the correction is read like any prose
+    wrong = lint("> GCP → SLURM → RunPod\n\nnit: fixed to GCP → RunPod → SLURM.\n")
+    assert [(f.rule, f.line) for f in wrong] == [("ladder-drift", 3)]
