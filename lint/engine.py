@@ -97,6 +97,11 @@ def _inside(real: Path, root: Path) -> bool:
         return False
 
 
+# What a file the user names is read as, beyond the surfaces a walk finds
+_MARKDOWN_NAMED = (".md", ".markdown", ".mdc", ".mdx", ".txt")
+_RULES_FILES = (".cursorrules", ".windsurfrules", ".clinerules", ".goosehints")
+
+
 def collect_paths(paths: list[str], ws: Workspace,
                   force_exclude: bool = False) -> tuple[list[Target], list[Finding]]:
     """The files named on the command line (always linted unless
@@ -122,9 +127,16 @@ def collect_paths(paths: list[str], ws: Workspace,
             continue
         for file in files:
             kinds = _classify(file, ws)
-            if not walked and not kinds and file.suffix.lower() in (".md", ".markdown"):
+            if not walked and not kinds and (file.suffix.lower() in _MARKDOWN_NAMED or
+                                             file.name.lower() in _RULES_FILES):
+                # named by the user: Markdown, or an editor's agent-rules file
+                # (.cursorrules, .cursor/rules/*.mdc), which is Markdown too
                 kinds = {"markdown"}
             if not kinds:
+                if not walked and file.suffix.lower() not in (".yaml", ".yml", ".toml", ".json"):
+                    problems.append(Finding(ws.rel(file), 1, 1, "file-error",
+                                            "not Markdown, Python or a config file; not linted",
+                                            severity="warning"))
                 continue
             if walked and file.is_symlink():
                 problem = _link_problem(file, ws)

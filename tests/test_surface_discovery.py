@@ -123,3 +123,17 @@ def test_list_rules_and_rule_pages() -> None:
     assert page.returncode == 0 and "Invalid" in page.stdout
     unknown = lint(ROOT, "rule", "no-such-rule")
     assert unknown.returncode == 2 and len(unknown.stderr.strip().splitlines()) == 1
+
+
+def test_a_named_agent_rules_file_is_read_and_an_unknown_one_is_reported(tmp_path: Path) -> None:
+    (tmp_path / ".cursor" / "rules").mkdir(parents=True)
+    for name in (".cursorrules", ".windsurfrules", ".cursor/rules/compute.mdc"):
+        (tmp_path / name).write_text(DRIFT, encoding="utf-8")
+    (tmp_path / "diagram.png").write_bytes(b"\x89PNG")
+    result = lint(tmp_path, ".cursorrules", ".windsurfrules", ".cursor/rules/compute.mdc",
+                  "diagram.png")
+    assert flagged(result) == {".cursorrules", ".windsurfrules", ".cursor/rules/compute.mdc"}
+    assert "diagram.png:1:1: file-error not Markdown, Python or a config file; not linted" \
+        in result.stdout
+    alone = lint(tmp_path, "diagram.png")
+    assert alone.returncode == 0 and "file-error" in alone.stdout  # a warning, not a failure
