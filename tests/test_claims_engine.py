@@ -936,6 +936,10 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
 
 # (critic guidance, flagged): what counts as parallel work, read in its own clause
 CRITIC_PARALLEL = [
+    # a key list, and a count the critic is said not to make
+    ("Does not count: `device_map=auto`, `accelerate launch --num_processes {width}`.", True),
+    ("Does not count: `device_map=auto`.", False),
+    ("`xargs -P` isn't counted by the critic.", True),
     ("GNU `parallel -j 8 ...` launches are read as a single process, so a wide phase "
      "launched that way is flagged.", True),
     ("GNU `parallel -j 8 ...` launches are read as parallel work.", False),
