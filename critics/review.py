@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from critics.launch import analyze
 from critics.launchers import Families
-from critics.rules import DEFAULT_WIDEN_THRESHOLD, RULES, Context, Finding
+from critics.rules import DEFAULT_WIDEN_THRESHOLD, RULES, VERDICTS, Context, Finding
 from router.config import LadderConfig
 from router.section9 import Plan, PlanError, check_against_ladder, read_plan
 
@@ -18,7 +18,8 @@ class Review:
 
     @property
     def verdict(self) -> str:
-        return "REVISE" if any(f.severity == "error" for f in self.findings) else "APPROVE"
+        approve, revise = VERDICTS
+        return revise if any(f.severity == "error" for f in self.findings) else approve
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "verdict": self.verdict,

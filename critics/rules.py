@@ -21,6 +21,8 @@ from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
 
 DEFAULT_WIDEN_THRESHOLD = 1.0
+# The critic's verdicts: the first when no deny rule fires, the second when one does.
+VERDICTS = ("APPROVE", "REVISE")
 # needlessly-narrow: a shardable axis needs at least this many shards to widen.
 MIN_SHARDS_TO_WIDEN = 2
 

@@ -163,7 +163,8 @@ class Engine:
                 continue  # a heading is context; a question heading is answered below it
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
                     not unit.header and not _WIDTH_LIST.search(unit.text) and \
-                    not (critic and _AXIS_WORDS.search(unit.text)) and \
+                    not (critic and (_AXIS_WORDS.search(unit.text) or
+                                     _VERDICTS_NAMED.search(unit.text))) and \
                     not reading.KEY_WORDS.search(unit.text) and \
                     not _ANSWERED_QUESTION.search(unit.text) and \
                     not EVERY_FAMILY.search(unit.text) and not EVERY_INTENT.search(unit.text) \
@@ -791,6 +792,9 @@ _LADDER_NOUN = re.compile(r"\b(?:cap|limit|maximum|ceiling|threshold|cut-?off|li
 
 # what a question can be about, for "No, it's …" answers
 _SUBJECT_KINDS = frozenset({"backend", "lane", "family", "width", "model", "intent"})
+
+# the critic's verdicts listed or counted ("Verdicts: APPROVE, REVISE, REJECT")
+_VERDICTS_NAMED = re.compile(r"\bverdicts\b|\bverdicts?\s*:", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)

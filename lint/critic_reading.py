@@ -180,6 +180,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         from types import SimpleNamespace
 
         props += _narrow_conditions(reader, SimpleNamespace(end=s.start))
+    props += _verdict_set(reader)
     launchers = [t for t in s.tokens if t.kind == "launcher"]
     unlike = _UNLIKE.match(s.text)
     if unlike:
@@ -382,6 +383,34 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
                         start + len(m.group(group)), "widening threshold",
                         ((start, start + len(m.group(group)), ""),)))
     return out
+
+
+# "Verdicts: APPROVE, REVISE, REJECT", "The critic has three verdicts: …"
+_VERDICT_LIST = re.compile(r"\bverdicts?\b[^.;]{0,30}?(?:[:=—–]|\bare\b|\binclude\b)\s*"
+                           r"(?P<names>`?(?-i:[A-Z]{4,})`?(?:\s*(?:,|/|\||\band\b|\bor\b)\s*"
+                           r"`?(?-i:[A-Z]{4,})`?)+)", re.I)
+_VERDICT_COUNT = re.compile(r"\b(?P<n>one|two|three|four|five|[1-5])\s+"
+                            r"(?:possible\s+|different\s+)?verdicts\b", re.I)
+
+
+def _verdict_set(reader: Reader) -> list[Prop]:
+    """The critic's verdicts, listed or counted: 'Verdicts: APPROVE, REVISE,
+    REJECT' names one the critic never gives."""
+    s = reader.s
+    listed = _VERDICT_LIST.search(s.text)
+    if listed:
+        names = tuple(dict.fromkeys(re.findall(r"[A-Z]{4,}", listed["names"])))
+        at = s.start + listed.start("names")
+        return [Prop("verdict-set", names, reader.negated_before(at), at,
+                     s.start + listed.end("names"), "critic verdict")]
+    counted = _VERDICT_COUNT.search(s.text)
+    if counted:
+        word = counted["n"].lower()
+        n = int(word) if word.isdigit() else _NUMBER_WORDS.get(word, {"one": 1}.get(word, 0))
+        at = s.start + counted.start("n")
+        return [Prop("verdict-set", (n,), reader.negated_before(at), at,
+                     s.start + counted.end("n"), "critic verdict")]
+    return []
 
 
 def _only_these(reader: Reader, named: list) -> list[Prop]:

@@ -129,6 +129,8 @@ _DESCRIBE = {
                           "class-fixed": "the length class is decided once, at the requested width",
                           "same-direction": "a job's length moves with its width"}[p.args[0]],
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
+    "verdict-set": lambda p: (f"the critic has {p.args[0]} verdicts" if isinstance(p.args[0], int)
+                              else f"the critic's verdicts are {', '.join(p.args)}"),
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
     "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
     "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
@@ -508,6 +510,15 @@ def _runpod_gpu_type(p: Prop, facts: Facts):
         "RunPod GPU types " + ", ".join(types), ()
 
 
+def _verdict_set(p: Prop, facts: Facts):
+    from critics.rules import VERDICTS
+
+    expected = "the critic answers " + " or ".join(VERDICTS)
+    if isinstance(p.args[0], int):
+        return p.args[0] == len(VERDICTS), expected, ()
+    return set(p.args) <= set(VERDICTS), expected, ()
+
+
 def _tail_width(p: Prop, facts: Facts):
     """The SLURM and RunPod rungs ask for the intent's minimum width: for an
     intent named, exactly its tail width; for none, any intent's."""
@@ -706,6 +717,7 @@ _JUDGES = {
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
     "tail-width": _tail_width, "runpod-gpu-type": _runpod_gpu_type,
+    "verdict-set": _verdict_set,
     "floor": _floor,
     "in-auto": _in_auto,
     "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,

@@ -92,6 +92,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         if facts_critic(facts).get(rule) == "error":
             return f"{rule}: the critic REVISEs the plan."
         return f"{rule}: a warning only; the verdict does not change."
+    if kind == "verdict-set":
+        from critics.rules import VERDICTS
+
+        return f"The critic's verdicts are {' and '.join(VERDICTS)}."
     if kind in ("narrow-width", "axis-min"):
         from critics.rules import MIN_SHARDS_TO_WIDEN
 

@@ -935,6 +935,18 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
 
 
 # (critic guidance, flagged): what counts as parallel work, read in its own clause
+@pytest.mark.parametrize(("text", "flagged"), [
+    ("Verdicts: APPROVE, REVISE, REJECT.", True),
+    ("The critic has three verdicts: APPROVE, REVISE and REJECT.", True),
+    ("Verdicts: APPROVE or REVISE.", False),
+    ("The critic has two verdicts.", False),
+])
+def test_critic_verdict_set_comes_from_the_critic(text: str, flagged: bool) -> None:
+    found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
+             if "never states" not in f.message]  # a one-line guidance states few rules
+    assert bool(found) == flagged
+
+
 CRITIC_PARALLEL = [
     # a key list, and a count the critic is said not to make
     ("Does not count: `device_map=auto`, `accelerate launch --num_processes {width}`.", True),
