@@ -156,8 +156,14 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 (_NARROW.search(s.text) or _NARROW.search(unit.heading))
                 and (gh in cued or re.search(r"\bthreshold|\bnarrow", s.text, re.I))):
             span = (gh.start, gh.end)
-            props.append(Prop("critic-threshold", (gh.value,),
-                              reader.negated_before(gh.start), gh.start, gh.end,
+            negated = reader.negated_before(gh.start)
+            if _BELOW.search(reader.unit_text[max(s.start, gh.start - 20):gh.start]) and \
+                    _FIRES.search(reader.text(reader.clause_start(gh.start), gh.start)) and \
+                    not re.match(r"\W*(?:widening\s+)?threshold", reader.unit_text[gh.end:]):
+                # "Do not flag needlessly-narrow below one GPU-hour" puts the threshold
+                # at one; "flag it below one GPU-hour" says it fires under it
+                negated = not negated
+            props.append(Prop("critic-threshold", (gh.value,), negated, gh.start, gh.end,
                               "widening threshold", ((*span, ""),)))
     if rules and any(r.value == _narrow_rule(reader) for r in rules) and \
             _NO_THRESHOLD.search(s.text):
@@ -254,7 +260,10 @@ _MORE_WIDTHS = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*(\d{1,2})\b(?!\s*(?:gpu|h
 _OWN_PREDICATE = re.compile(r"\b(?:and|but)\s+(?:is|are|gets?|will\s+be)\b", re.I)
 _EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
 _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
-                       r"let\s+through|waved\s+through|an?\s+approve)\b|\bpasses\b", re.I)
+                       r"let\s+through|waved\s+through|an?\s+approve|left\s+alone|"
+                       r"not\s+flagged|ignored)\b|\bpasses\b", re.I)
+_FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise)\w*\b", re.I)
+_BELOW = re.compile(r"\b(?:below|under|less\s+than|short\s+of)\s+(?:the\s+)?(?:an?\s+)?$", re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
 
 

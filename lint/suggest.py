@@ -107,7 +107,7 @@ def canonical(p: Prop, facts: Facts) -> str:
         return (f"needlessly-narrow needs both a shardable axis of at least "
                 f"{MIN_SHARDS_TO_WIDEN} shards and at least {DEFAULT_WIDEN_THRESHOLD:g} "
                 f"GPU-hour of work.")
-    if kind == "critic-threshold":
+    if kind in ("critic-threshold", "narrow-at"):
         from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
         return f"needlessly-narrow needs at least {DEFAULT_WIDEN_THRESHOLD:g} GPU-hour of work."

@@ -940,8 +940,14 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("The critic has three verdicts: APPROVE, REVISE and REJECT.", True),
     ("Verdicts: APPROVE or REVISE.", False),
     ("The critic has two verdicts.", False),
+    # the threshold written as where the rule stops, and one phase left alone
+    ("Do not flag needlessly-narrow below one GPU-hour.", False),
+    ("Flag needlessly-narrow below one GPU-hour too.", True),
+    ("A job at exactly 1.0 GPU-hour is left alone by needlessly-narrow.", True),
+    ("A 0.5 GPU-hour phase at width 1 is approved: it is under the 1 GPU-hour widening "
+     "threshold.", False),
 ])
-def test_critic_verdict_set_comes_from_the_critic(text: str, flagged: bool) -> None:
+def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
              if "never states" not in f.message]  # a one-line guidance states few rules
     assert bool(found) == flagged
