@@ -120,7 +120,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         amounts = []  # "| needlessly-narrow | REVISE | width 1, 8 GPU-hours |": an example
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
         reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
-        reader.unit_text[t.end:t.end + 12])]
+        reader.unit_text[t.end:t.end + 12]) or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)]
     if len(amounts) > 1:
         amounts = cued
     for gh in amounts[:1]:
@@ -155,7 +155,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         if any(r.value == _narrow_rule(reader) for r in rules) or (
                 (_NARROW.search(s.text) or _NARROW.search(unit.heading))
                 and (gh in cued or re.search(r"\bthreshold|\bnarrow", s.text, re.I))):
-            span = (gh.start, gh.end)
+            span: tuple[int, int, str] = (gh.start, gh.end, "")
+            value = re.search(r"[:=]\s*(\d+(?:\.\d+)?)$", reader.unit_text[gh.start:gh.end])
+            if value:  # "widening_threshold_gpu_hours: 0.5": mend the number alone
+                span = (gh.start + value.start(1), gh.start + value.end(1), "number")
             negated = reader.negated_before(gh.start)
             if _BELOW.search(reader.unit_text[max(s.start, gh.start - 20):gh.start]) and \
                     _FIRES.search(reader.text(reader.clause_start(gh.start), gh.start)) and \
@@ -164,7 +167,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 # at one; "flag it below one GPU-hour" says it fires under it
                 negated = not negated
             props.append(Prop("critic-threshold", (gh.value,), negated, gh.start, gh.end,
-                              "widening threshold", ((*span, ""),)))
+                              "widening threshold", (span,)))
     if rules and any(r.value == _narrow_rule(reader) for r in rules) and \
             _NO_THRESHOLD.search(s.text):
         props.append(Prop("critic-threshold", (0.0,), False, rules[0].start, rules[0].end,
@@ -262,6 +265,8 @@ _EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
 _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
                        r"let\s+through|waved\s+through|an?\s+approve|left\s+alone|"
                        r"not\s+flagged|ignored)\b|\bpasses\b", re.I)
+# "four GPU-hours of work or more"
+_OF_WORK_OR_MORE = re.compile(r"\s+of\s+(?:\w+\s+)?work\s+or\s+(?:more|above)\b", re.I)
 _FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise)\w*\b", re.I)
 _BELOW = re.compile(r"\b(?:below|under|less\s+than|short\s+of)\s+(?:the\s+)?(?:an?\s+)?$", re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)

@@ -639,9 +639,11 @@ def _critic_threshold(p: Prop, facts: Facts):
     from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
     value = p.args[0]
-    return value == DEFAULT_WIDEN_THRESHOLD, _narrow_needs(), \
-        _replace(p, f"{DEFAULT_WIDEN_THRESHOLD:g} GPU-hour"
-                    f"{'' if DEFAULT_WIDEN_THRESHOLD == 1 else 's'}")
+    words = f"{DEFAULT_WIDEN_THRESHOLD:g} GPU-hour{'' if DEFAULT_WIDEN_THRESHOLD == 1 else 's'}"
+    # a span marked "number" is a config value ("…_gpu_hours: 0.5"): the number alone
+    return value == DEFAULT_WIDEN_THRESHOLD, _narrow_needs(), tuple(
+        (s, e, f"{DEFAULT_WIDEN_THRESHOLD:g}" if hint == "number" else words)
+        for s, e, hint in p.fix_spans)
 
 
 def _narrow_any(p: Prop, facts: Facts):

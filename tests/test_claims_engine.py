@@ -946,6 +946,10 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A job at exactly 1.0 GPU-hour is left alone by needlessly-narrow.", True),
     ("A 0.5 GPU-hour phase at width 1 is approved: it is under the 1 GPU-hour widening "
      "threshold.", False),
+    ("The critic suggests widening at width 1 with a shardable axis of two or more and four "
+     "GPU-hours of work or more.", True),
+    ("widening_threshold_gpu_hours: 0.5", True),
+    ("widening_threshold_gpu_hours: 1.0", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
