@@ -576,6 +576,15 @@ FOLLOWS = [
      "never runs on-demand.", False, False),
     ("**Long job** — a job whose length at the current width is 4 h or more. It leads with "
      "SPOT.", True, True),
+    # bare widths under a width key, a walk that grows, shapes named by their 'g'
+    ("- 4x ladder: 4 -> 1.", True, True),
+    ("- 4x ladder: 4 -> 2 -> 1.", False, False),
+    ("## Compute backends\n\nGCP starts every request at 1x and grows toward the requested "
+     "width whenever capacity allows.", True, True),
+    ("## Compute backends\n\nThe router log shows attempts at the 4g machine type, then 2g, "
+     "then 1g.", False, False),
+    ("## Compute backends\n\nThe router log shows attempts at the 4g machine type, then 1g.",
+     True, True),
     # a changed value states the new one, in the old one's unit when it has none
     ("## Compute backends\n\nThe short cutoff was raised from four hours to twelve last "
      "quarter.", True, True),

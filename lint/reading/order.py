@@ -111,7 +111,8 @@ class OrderReading(ReaderBase):
                 all(t.term[0] in ("backend", "lane") for t in run)):
             return
         if all(t.term[0] == "width" for t in run) and not self._own_width_context() and \
-                not all(re.search(r"gpu|box|node", self.text(t.start, t.end), re.I) or (
+                not all(re.search(r"gpu|box|node|machine|shape|\dg\b", self.text(t.start, t.end),
+                                  re.I) or (
                     i > 0 and re.fullmatch(r"\w+", self.text(t.start, t.end)))
                         for i, t in enumerate(run)):
             # "speed 1x -> 2x -> 4x" under a routing heading is still a video player;

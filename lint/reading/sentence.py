@@ -98,7 +98,7 @@ def _elided(number_words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?:,\s*(?:and\s+)?(?:then|finally)|\b(?:then|finally)|→|->|=>|"
                       r"\b(?:asks?\s+for|tries|drops?\s+to|falls?\s+(?:back\s+)?to)|"
                       r"(?P<comma>,(?:\s*and)?))\s+(?:to\s+)?"
-                      rf"({words}|\d{{1,2}})\b"
+                      rf"({words}|\d{{1,2}})(g)?\b"  # "then 4g, then 1g" names shapes
                       r"(?!\s*(?:[x×%]|\.\d|more|others?|hours?|h\b|days?|minutes?|mins?|gpu))",
                       re.I)
 
@@ -115,6 +115,7 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
     last_end = widths[0].end - start
     numbers = lexicon.width_numbers
     ends: set[int] = set()  # only an elided chain goes on at a comma: "2, 4 or 8 GPUs" is a set
+    shaped = False  # "then 1g" names a machine shape, a width on its own
     for m in _elided(tuple(numbers)).finditer(body, last_end):
         at = start + m.start(2)
         if any(t.start <= at < t.end for t in tokens):
@@ -123,9 +124,11 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
             continue  # "six, then four, two": a comma goes on from an elided width
         word = m.group(2).lower()
         value = int(word) if word.isdigit() else numbers[word]
-        added.append(Token("width", value, at, start + m.end(2)))
-        ends.add(start + m.end(2))
-    if len(added) < 2 and not _WIDTH_WORDS.search(body):
+        end = start + (m.end(3) if m.group(3) else m.end(2))
+        shaped = shaped or bool(m.group(3))
+        added.append(Token("width", value, at, end))
+        ends.add(end)
+    if len(added) < 2 and not shaped and not _WIDTH_WORDS.search(body):
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
         return tokens
     return sorted(tokens + added, key=lambda t: (t.start, t.end)) if added else tokens

@@ -215,7 +215,11 @@ class WidthReading(ReaderBase):
             return
         m = re.search(r"\b(?:doubles?|widens?|grows?|increases?|raises?|bumps?\s+up|steps?\s+up)"
                       r"\s+(?:the\s+)?(?:width|gpu\s+count)\b|\b(?:retries|tries|moves?\s+"
-                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen",
+                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen|"
+                      # "starts every request at 1x and grows toward the requested width"
+                      r"\b(?:grows?|climbs?|works?\s+(?:its\s+way\s+)?up|scales?\s+up|widens?)\s+"
+                      r"(?:back\s+)?(?:up\s+)?(?:toward|towards|to)\s+(?:the\s+)?(?:requested|full|"
+                      r"wide|widest|target)",
                       self.s.text, re.I)
         if m:
             at = self.s.start + m.start()
@@ -327,7 +331,8 @@ class WidthReading(ReaderBase):
                     ta, tb = ("width", int(a.group(0))), ("width", int(b.group(0)))
                     self.add("skip", (ta, tb), base + a.start(), base + b.end(),
                              topic="width chain")
-        if re.search(r"\bwidths?\b|\bgpus?\b", self.s.text, re.I) and not listed:
+        if re.search(r"\bwidths?\b|\bgpus?\b|\bladder\b|\bchain\b|(?<![\w.])\d{1,2}\s*[x×](?!\w)",
+                     self.s.text, re.I) and not listed:  # "8x ladder: 8 -> 2 -> 1"
             numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d)", self.s.text))
             for a, b in itertools.pairwise(numbers):
                 gap = self.s.text[a.end():b.start()]
