@@ -327,7 +327,8 @@ class Engine:
             return []
         if not m:
             return []
-        text = sentence.text[:m.start("pronoun")] + subject + sentence.text[m.end("pronoun"):]
+        rest = _LATER_PRONOUN.sub(subject, sentence.text[m.end("pronoun"):])
+        text = sentence.text[:m.start("pronoun")] + subject + rest
         at = sentence.start + m.start("pronoun")
         return [Prop(p.kind, p.args, p.negated, at, sentence.end, p.topic)
                 for p in self._read_text(text, lexicon, unit.heading)]
@@ -737,6 +738,8 @@ _WH_COPULA = re.compile(r"\W*(?:where|what|which)\s+(?:is|are)\s+(?P<np>.+)$", r
 _HOW_NARROW = re.compile(
     r"\W*how\s+(?:narrow|low|far(?:\s+down)?|small)\s+(?P<aux>can|does|do|will|may|could)"
     r"\s+(?P<subj>.+?)\s+(?P<verb>go|degrade|drop|fall|get|shrink|narrow)\b(?P<tail>.*)$", re.I)
+_HOW_LONG = re.compile(r"\W*how\s+long\s+(?:does|do|will|should|can|may|would)\s+(?P<subj>.+?)\s+"
+                       r"(?P<verb>wait|run|live|last|stay|queue|sit|keep)\b(?P<tail>.*)$", re.I)
 # "A100 or H100 first? H100: it is faster." reads "H100 first"
 _ALTERNATIVES = re.compile(r"(?P<x>[\w.-]+)\s+or\s+(?P<y>[\w.-]+)", re.I)
 # where an elliptical answer's phrase ends: "The H100 one; A100s follow."
@@ -750,6 +753,9 @@ def _completed(question: str, answer: str) -> str | None:
     phrase = _ANSWER_PHRASE_END.split(answer, maxsplit=1)[0].strip(" *_")
     if not phrase or len(phrase.split()) > 8:
         return None
+    long = _HOW_LONG.match(question)
+    if long:  # "How long does the router wait on campus-a100? About two hours."
+        return f"{long['subj']} {long['verb']}s up to {phrase}{long['tail']}"
     how = _HOW_NARROW.match(question)
     if how:
         return f"{how['subj']} {how['aux']} {how['verb']} down to {phrase}{how['tail']}"
@@ -783,6 +789,10 @@ _VERDICT_WORD = re.compile(r"\b(?:revise\w*|warn\w*|approv\w*|block\w*|reject\w*
                            r"advisory|fails?|passes)\b", re.I)
 # A glossary entry: "**Long job** — …", "**a2-ultragpu**: …"
 _GLOSSARY = re.compile(r"^\s*\*\*(?P<term>[^*\n]{1,40}?)\*\*\s*(?:—|–|-{1,2}|:)\s+")
+# "…, and today it sits at five hours": the same subject again, after a joint
+_LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)?\bit\b"
+                            r"(?=\s+(?:is|sits|was|has|goes|comes|runs|leads|stays|becomes|moved|"
+                            r"stands)\b)", re.I)
 # The subject of a sentence: the words before its verb ("The flex-start cap used to …")
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"

@@ -585,6 +585,16 @@ FOLLOWS = [
      "then 1g.", False, False),
     ("## Compute backends\n\nThe router log shows attempts at the 4g machine type, then 1g.",
      True, True),
+    # a lane's partition written after its name; an FAQ's "how long"; a threshold's
+    # pronoun after a history note
+    ("Once GCP is exhausted the router submits to campus-a100, which lives on the `a100` "
+     "partition.", True, True),
+    ("Do not pass `--exclusive` on the `preempt` partition unless you need the node.", False,
+     False),
+    ("**Q: How long does the router wait on campus-a100 before moving on?**\nA: About two "
+     "hours.", True, True),
+    ("## Compute backends\n\nThe short threshold started out at 2 h. It was raised last "
+     "quarter, and today it sits at four hours.", False, True),
     # a changed value states the new one, in the old one's unit when it has none
     ("## Compute backends\n\nThe short cutoff was raised from four hours to twelve last "
      "quarter.", True, True),

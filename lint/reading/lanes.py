@@ -18,11 +18,16 @@ _PARTITION = re.compile(r"(?:\bpartition\b\s*(?:is\s+|=\s*|:\s*)?|--partition[=\
                         r"(?<![\w-])-p\s+)[`'\"]?(?P<name>[A-Za-z][\w-]*(?:\.[\w-]+)*)[`'\"]?"
                         # a name ends its phrase: "partition gpu, up to 8 GPUs"
                         r"(?=\s*(?:[,;:.)|]|$|\band\b|\bwith\b|—|–))", re.I)
+# "lives on the `a100` partition", "submits to the gpu partition"
+_PARTITION_AFTER = re.compile(r"\b(?:on|in|to|into|at)\s+(?:the\s+)?[`'\"]?(?P<name>[A-Za-z][\w-]*)"
+                              r"[`'\"]?\s+partition\b", re.I)
 # words that follow "partition" in prose without naming one ("the preempt partition if")
 _NOT_A_NAME = re.compile(r"(?:if|and|or|is|are|can|could|first|then|jobs?|the|a|an|when|"
                          r"where|which|that|there|here|for|of|to|on|in|at|by|too|only|"
                          r"entirely|instead|itself|name|names|list|limits?|queues?|nodes?|"
-                         r"usage|quotas?|time|times|state|status|accounts?|flags?|wait|waits)",
+                         r"usage|quotas?|time|times|state|status|accounts?|flags?|wait|waits|"
+                         r"same|other|default|right|wrong|busy|shared|correct|given|new|old|"
+                         r"slurm|campus|cluster|its|their|that|this)",
                          re.I)
 # "up to 8 GPUs", "max 8 GPUs", "capped at four GPUs", "a full 8-GPU allocation",
 # "max width 8", "at most 4 GPUs"
@@ -149,10 +154,21 @@ class LaneReading(ReaderBase):
         name = lane.term[1]
         negated = self.negated_before(end)
         part = _PARTITION.search(text)
-        if part and not _NOT_A_NAME.fullmatch(part.group("name")):
-            at = start + part.start("name")
-            self.add("lane-partition", (name, part.group("name")), at,
-                     at + len(part.group("name")), negated, topic="SLURM lanes")
+        if part and _NOT_A_NAME.fullmatch(part.group("name")):
+            part = None
+        after = None if part else _PARTITION_AFTER.search(text)
+        if after and (_NOT_A_NAME.fullmatch(after.group("name")) or
+                      self.unit_text[lane.start:lane.end].strip("`").lower() != name.lower()):
+            after = None  # "keep them off the GPU partitions": no lane named, no fact
+        if part or after:
+            m = part or after
+            at = start + m.start("name")
+            # "Do not pass --exclusive on the preempt partition": the negation is the
+            # verb's; only one right before "on the X partition" denies it
+            denied = negated if part else bool(re.search(
+                r"(?:not|never)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$", text[:m.start()], re.I))
+            self.add("lane-partition", (name, m.group("name")), at,
+                     at + len(m.group("name")), denied, topic="SLURM lanes")
         width = _MAX_WIDTH.search(text)
         if width and not re.search(r"\bwait", text[width.start():width.end()], re.I):
             at = start + width.start("n")

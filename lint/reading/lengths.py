@@ -231,8 +231,13 @@ class LengthReading(ReaderBase):
                      topic="length-aware lead")
 
     def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
-        cut_word = re.search(r"\b(?:threshold|cut-?off|boundary|split|line|dividing)\b",
-                             self.s.text, re.I)
+        cuts = list(re.finditer(r"\b(?:threshold|cut-?off|boundary|split|line|dividing)\b",
+                                self.s.text, re.I))
+        # the cut word nearest before the first length names it ("…, and today the
+        # threshold sits at five hours")
+        first = durations[0].start - self.s.start if durations else len(self.s.text)
+        before = [c for c in cuts if c.start() < first]
+        cut_word = before[-1] if before else (cuts[0] if cuts else None)
         classes = [c for c in classes if cut_word or self.length_class(c.start) == c.kind]
         if not classes:
             return
