@@ -461,6 +461,7 @@ class Engine:
         if header is None or not body:
             return
         self._read_columns(header, body, lexicon)
+        self._worked_table(header, body, lexicon)
         self._ordinal_columns(header, body, lexicon)
         if not any(r.sentence.context for _, rs in rows for r in rs) and \
                 not self.lexicon.ladder_context.search(header.heading):
@@ -631,6 +632,68 @@ class Engine:
                         r.props.append(Prop("min-width", (intent.value, int(number.group(0))),
                                             False, *span, "minimum width",
                                             ((span[0], span[1], ""),)))
+
+    def _worked_table(self, header: Unit, body, lexicon: Lexicon) -> None:
+        """'| Width | Length | Short/long | Lead |' with a row per width: a worked
+        example whose widest row is the request; each other row's length must
+        be H·N/w, and each row's class and lead what the ladder gives there."""
+        cols = {"width": None, "length": None, "class": None, "lead": None}
+        for index, cell in enumerate(header.cells):
+            name = cell.strip().lower()
+            if cols["width"] is None and re.search(r"\bwidth\b|\bgpus?\b|\bat\b", name):
+                cols["width"] = index
+            elif cols["length"] is None and re.search(r"\blength|\bhours?\b|\bruns?\b|\bwall|"
+                                                       r"\bduration|\btime\b", name):
+                cols["length"] = index
+            elif cols["class"] is None and re.search(r"\bshort\b|\blong\b|\bclass\b", name):
+                cols["class"] = index
+            elif cols["lead"] is None and re.search(r"\blead|\bfirst\b|\bstarts?\b", name):
+                cols["lead"] = index
+        if cols["width"] is None or cols["length"] is None:
+            return
+        if cols["class"] is None and cols["lead"] is None and not (
+                self.lexicon.ladder_context.search(header.heading) or
+                self.lexicon.ladder_context.search(header.text)):
+            return  # "| GPUs | time |" in a benchmark is measured, not derived
+        rows = []
+        for unit, readings in body:
+            if not readings or max(cols["width"], cols["length"]) >= len(unit.cells):
+                continue
+            width = next((t.value for t in lexicon.tag(unit.cells[cols["width"]])
+                          if t.kind == "width"), None)
+            length = next((t for t in lexicon.tag(unit.cells[cols["length"]])
+                           if t.kind == "duration"), None)
+            others = [c for i, c in enumerate(unit.cells)
+                      if i not in (cols["width"], cols["length"])]
+            if any(t.kind in ("width", "duration") for c in others for t in lexicon.tag(c)):
+                return  # '| Lands at | Requested | …': each row has its own request
+            if width and length:
+                rows.append((unit, readings[0], width, length))
+        if len(rows) < 2 or len({w for _, _, w, _ in rows}) != len(rows):
+            return
+        _, _, n, anchor = max(rows, key=lambda row: row[2])
+        hours = anchor.value
+        for unit, r, w, length in rows:
+            start = _cell_start(unit, cols["length"])
+            at = start + length.start
+            if w != n:
+                r.props.append(Prop("consequence", (hours, n, w, "length", length.value), False,
+                                    at, start + length.end, "derived length",
+                                    ((at, start + length.end, "h"),)))
+            for role in ("class", "lead"):
+                index = cols[role]
+                if index is None or index >= len(unit.cells):
+                    continue
+                cell, cell_at = unit.cells[index], _cell_start(unit, index)
+                if role == "class":
+                    word = re.search(r"\b(short|long)\b", cell, re.I)
+                    value = word.group(1).lower() if word else None
+                else:
+                    value = next((t.value for t in lexicon.tag(cell) if t.kind == "model"), None)
+                if value:
+                    r.props.append(Prop("consequence", (hours, n, w, role, value), False,
+                                        cell_at, cell_at + max(1, len(cell.strip())),
+                                        "derived length"))
 
     def _answers(self, previous: list[Reading], current: list[Reading], lexicon: Lexicon
                  ) -> None:

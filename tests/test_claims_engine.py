@@ -595,6 +595,14 @@ FOLLOWS = [
      "hours.", True, True),
     ("## Compute backends\n\nThe short threshold started out at 2 h. It was raised last "
      "quarter, and today it sits at four hours.", False, True),
+    # a worked-example table: the widest row is the request, the others follow it
+    ("| Width | Length | Short/long | Lead |\n|---|---|---|---|\n| 4x | 5 h | long | "
+     "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 20 h | long | FLEX_START |",
+     False, True),
+    ("| Width | Length | Short/long | Lead |\n|---|---|---|---|\n| 4x | 5 h | long | "
+     "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 10 h | long | FLEX_START |",
+     True, True),
+    ("| GPUs | time |\n|---|---|\n| 4x | 2.5 h |\n| 1x | 9 h |", False, False),
     # a changed value states the new one, in the old one's unit when it has none
     ("## Compute backends\n\nThe short cutoff was raised from four hours to twelve last "
      "quarter.", True, True),

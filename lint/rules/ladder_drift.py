@@ -35,6 +35,9 @@ def claim_findings(ctx: Context, rule: str, critic_topics: bool) -> list[Finding
                 fix = r.snippet.strip() if isinstance(r.snippet, str) else ""
             else:
                 fix = suggest.suggestion(engine, r.text, p, verdict, r.sentence.start, critic)
+                if fix and r.unit.kind == "table-row" and fix.startswith(r.text[:1]) and \
+                        " | " in fix:
+                    fix = f"| {fix} |"  # the row as it is written, its cells mended
             message = f"{p.topic}: the text says {p.describe()}; the ladder says " \
                       f"{verdict.expected}" if not critic_topics else \
                       f"{p.topic}: the text says {p.describe()}; {verdict.expected}"
