@@ -130,6 +130,8 @@ class Engine:
         order_pending = False
         family_of_list: dict[int, str] = {}  # "- a2-ultragpu" over "  - SPOT ✅"
         parent: Unit | None = None
+        parent_request: tuple[float, int] | None = None  # a lead-in's worked job
+        list_request: dict[int, tuple[float, int]] = {}
         table_header = ""
         units = doc.units
         snippets = self._snippets(doc, skip_lines)
@@ -180,8 +182,14 @@ class Engine:
                     # "| Requested | Chain on capacity misses |": the header puts the
                     # rows below it in ladder context
                     lead_in_context = True
+            if new_list and parent_request is not None:
+                # "Worked example, a 1 h job at 4×:" over "- 2×: 2 h, short, SPOT lead."
+                list_request[unit.list_id] = parent_request
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
-                                            table_header if unit.table_id else "")
+                                            table_header if unit.table_id else "",
+                                            list_request.get(unit.list_id))
+            parent_request = self._last_request if not unit.list_id and \
+                unit.text.rstrip(" *_").endswith(":") else None
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
@@ -236,10 +244,12 @@ class Engine:
     # ---- one unit -------------------------------------------------------------------------
 
     def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool,
-                   table_header: str = "") -> list[Reading]:
+                   table_header: str = "", carried: tuple[float, int] | None = None
+                   ) -> list[Reading]:
+        """The readings of one unit; `carried` is a worked job its list's lead-in
+        states. The last worked job it states is left in `_last_request`."""
         out: list[Reading] = []
         unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
-        carried: tuple[float, int] | None = None
         previous_terms: list[reading.TermTok] = []
         previous_class: str | None = None
         previous_model: reading.TermTok | None = None
@@ -247,6 +257,7 @@ class Engine:
         # on-demand.": a glossary entry's term is the subject of its definition
         entry = _GLOSSARY.match(unit.raw or "")
         term = entry["term"].strip("`") if entry else None
+        self._last_request = None
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -261,7 +272,8 @@ class Engine:
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
             sentence.props = reader.read()
-            carried = reader.request
+            carried = reader.request or carried if unit.list_id else reader.request
+            self._last_request = reader.request or self._last_request
             previous_terms = [t for t in reader.terms if reading.orderable(t.term)]
             models = [t for t in reader.terms if t.term[0] == "model"]
             previous_model = models[-1] if models else None

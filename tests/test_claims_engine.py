@@ -603,6 +603,11 @@ FOLLOWS = [
      "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 10 h | long | FLEX_START |",
      True, True),
     ("| GPUs | time |\n|---|---|\n| 4x | 2.5 h |\n| 1x | 9 h |", False, False),
+    # a list's lead-in states the worked job its items follow
+    ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead.\n- 2×: 2 h, short, "
+     "SPOT lead.\n- 1×: 4 h, long, FLEX_START lead.", False, True),
+    ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead.\n- 2×: 2 h, short, "
+     "SPOT lead.\n- 1×: 4 h, short, SPOT lead.", True, False),
     # a changed value states the new one, in the old one's unit when it has none
     ("## Compute backends\n\nThe short cutoff was raised from four hours to twelve last "
      "quarter.", True, True),

@@ -56,6 +56,7 @@ _A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+
 _CHANGED_TO = re.compile(r"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?(?:raised|lowered|bumped|"
                          r"increased|decreased|changed|moved|cut|dropped|extended|shortened|"
                          r"reduced)\s+(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
+_LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
@@ -526,8 +527,9 @@ class LengthReading(ReaderBase):
         """'A 1 h job at 8×: at 8× it is short; at 2× (4 h) short': the job of the
         sentence before, stated at each width this one names."""
         assert self.carried is not None
-        if not re.match(r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
-            return False
+        if not re.match(r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b|"
+                        r"\W*\d{1,2}\s*[×x]\s*[:—–-]", self.s.text, re.I):
+            return False  # "at 2× (4 h) short", or an item "2×: 2 h, short, SPOT lead"
         hours, width0 = self.carried
         widths = [t for t in self.terms if t.term[0] == "width"]
         read = False
@@ -537,6 +539,12 @@ class LengthReading(ReaderBase):
             for c in (c for c in classes if w.end <= c.start < stop):
                 self.add("consequence", (hours, width0, at, "class", c.kind), c.start, c.end,
                          self.negated_before(c.start), topic="derived length")
+                read = True
+            for m in (m for m in self.terms if m.term[0] == "model" and w.end <= m.start < stop
+                      and _LEAD_WORD.search(self.unit_text[m.start:min(stop, m.end + 12)] +
+                                            self.unit_text[max(w.end, m.start - 12):m.start])):
+                self.add("consequence", (hours, width0, at, "lead", m.term[1]), m.start, m.end,
+                         self.negated_before(m.start), topic="derived length")
                 read = True
             for d in (d for d in durations if w.end <= d.start < stop and
                       self._comparator(d) is None):
