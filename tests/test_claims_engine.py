@@ -603,6 +603,10 @@ FOLLOWS = [
      "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 10 h | long | FLEX_START |",
      True, True),
     ("| GPUs | time |\n|---|---|\n| 4x | 2.5 h |\n| 1x | 9 h |", False, False),
+    # "first" then a verb of trying names what is tried first
+    ("## Compute backends\n\nThe router first works through the SLURM lanes, and only when "
+     "both have timed out does it look at GCP.", True, True),
+    ("## Compute backends\n\nThe router first tries GCP at every width.", False, False),
     # a list's lead-in states the worked job its items follow
     ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead.\n- 2×: 2 h, short, "
      "SPOT lead.\n- 1×: 4 h, long, FLEX_START lead.", False, True),

@@ -44,6 +44,13 @@ _CONDITIONED = re.compile(r"\b(?:unless|until|if|when|once|before|after|first|la
 _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 
 
+# a verb of trying between "first" and what is tried
+_TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks?(?:\s+through)?|"
+                          r"goes\s+(?:to|through)|sends?\s+(?:\w+\s+)?to|asks|looks\s+at|uses?|"
+                          r"submits?\s+to|attempts?|queues?\s+on|lands?\s+on)\s+(?:the\s+|all\s+|"
+                          r"both\s+|every\s+|its\s+)?(?:two\s+|three\s+)?(?:[\w-]+\s+)?", re.I)
+
+
 class OrderReading(ReaderBase):
     # -- order: chains --
 
@@ -852,6 +859,9 @@ class OrderReading(ReaderBase):
                                       not re.search(r"[,:—-]", gap))):
                 # "GCP at every width first, the lanes next": the comma ends the
                 # claim on GCP; "first: GCP" attaches forward only with nothing before
+                best = after[0]
+            elif best is None and _TRYING_VERB.fullmatch(gap):
+                # "the router first works through the two campus SLURM lanes"
                 best = after[0]
         return best
 
