@@ -608,9 +608,11 @@ FOLLOWS = [
      "both have timed out does it look at GCP.", True, True),
     ("## Compute backends\n\nThe router first tries GCP at every width.", False, False),
     # a list's lead-in states the worked job its items follow
-    ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead.\n- 2×: 2 h, short, "
+    ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead."
+     "\n- 2×: 2 h, short, "
      "SPOT lead.\n- 1×: 4 h, long, FLEX_START lead.", False, True),
-    ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead.\n- 2×: 2 h, short, "
+    ("## Compute backends\n\nWorked example, a 1 h job at 4×:\n\n- 4×: 1 h, short, SPOT lead."
+     "\n- 2×: 2 h, short, "
      "SPOT lead.\n- 1×: 4 h, short, SPOT lead.", True, False),
     # a changed value states the new one, in the old one's unit when it has none
     ("## Compute backends\n\nThe short cutoff was raised from four hours to twelve last "
