@@ -603,6 +603,11 @@ FOLLOWS = [
      "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 10 h | long | FLEX_START |",
      True, True),
     ("| GPUs | time |\n|---|---|\n| 4x | 2.5 h |\n| 1x | 9 h |", False, False),
+    # an instruction to request a model on a family permits it there
+    ("You must request STANDARD capacity for a3-highgpu-8g when both SPOT and DWS miss at 8x.",
+     True, True),
+    ("You may request STANDARD capacity for a2-ultragpu-8g when both SPOT and DWS miss.",
+     False, False),
     # "first" then a verb of trying names what is tried first
     ("## Compute backends\n\nThe router first works through the SLURM lanes, and only when "
      "both have timed out does it look at GCP.", True, True),

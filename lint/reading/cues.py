@@ -45,6 +45,8 @@ PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|accept\w*|
                         r"no|not|"
                          r"n't|cannot|can|may|might|only|use[sd]?|using|run[s]?|gets?|takes?|"
                          r"come[s]?|launch\w*|provision\w*|tried|tries|eligible|forbidden|"
+                         r"request(?:s|ed)?(?=\s+(?:an?\s+)?(?:spot|flex|dws|standard|on-demand|"
+                         r"regular|preemptible))|"
                          r"excluded|includ\w*|is|are|falls?\s+back\s+to|drops?\s+to|moves?\s+to|"
                          # "H100 also has on-demand (STANDARD) rungs"
                          r"ha(?:s|ve)\s+(?:\S+\s+){0,3}?(?:rungs?|machines?|vms?|capacity|shapes?))\b|"
