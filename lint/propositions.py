@@ -289,6 +289,18 @@ def _skip(p: Prop, facts: Facts):
         expected = f"widths {facts.width_label()}, then {facts.backend_chain()}"
         if all(a[1] > floor for floor in floors):
             return False, expected, ()
+        # what the planner puts right after the last rung at that width, per intent
+        nexts = set()
+        for intent in (intents or facts.intents):
+            if intent not in facts.intents:
+                continue
+            rungs = facts.plan(intent, facts.widest, 0.01)
+            last = max((i for i, r in enumerate(rungs) if r.backend == "gcp" and
+                        r.width == a[1]), default=None)
+            if last is not None and last + 1 < len(rungs):
+                nexts.add(rungs[last + 1].backend)
+        if nexts and target not in nexts:
+            return False, expected, ()  # "a miss on the 2× rungs sends it to RunPod"
         if a[1] == min(facts.width_chain()):
             # from the narrowest width the walk leaves GCP for the next backend
             after_gcp = facts.backends[facts.backends.index("gcp") + 1:][:1]

@@ -603,6 +603,15 @@ FOLLOWS = [
      "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 10 h | long | FLEX_START |",
      True, True),
     ("| GPUs | time |\n|---|---|\n| 4x | 2.5 h |\n| 1x | 9 h |", False, False),
+    # what comes straight after a miss, as the planner plans it per intent
+    ("## Compute backends\n\nA capacity miss on the 2× rungs is enough to send a capture job "
+     "to RunPod.", True, True),
+    ("## Compute backends\n\nThe router checks RunPod as soon as the widest GCP rung misses.",
+     True, True),
+    ("## Compute backends\n\nThe SLURM lanes are tried right after the 1× GCP rungs miss.",
+     False, False),
+    ("eval-70b: 4x -> 2x on GCP, then the SLURM lanes at 2 GPUs, then RunPod at 2 GPUs.",
+     False, False),
     # an instruction to request a model on a family permits it there
     ("You must request STANDARD capacity for a3-highgpu-8g when both SPOT and DWS miss at 8x.",
      True, True),

@@ -50,6 +50,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_dynamic()
         self.read_family_major()
         self.read_after_that()
+        self.read_next_on_miss()
         self.read_before_after()
         self.read_first_last()
         self.read_provisioning()

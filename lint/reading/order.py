@@ -44,6 +44,14 @@ _CONDITIONED = re.compile(r"\b(?:unless|until|if|when|once|before|after|first|la
 _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 
 
+# "checks RunPod as soon as the widest GCP rung misses", "right after GCP's widest
+# rungs miss", "a capacity miss on the 2× rungs is enough to send it to RunPod"
+_RIGHT_AFTER = re.compile(r"\b(?:right|immediately|straight|directly)\s+after\b|"
+                          r"\bas\s+soon\s+as\b|\bthe\s+moment\b", re.I)
+_MISSES = re.compile(r"\b(?:miss(?:es|ed)?|fails?|failed|(?:is|are)\s+(?:full|busy|gone|dry)|"
+                     r"runs?\s+(?:out|dry))\b", re.I)
+_MISS_ON = re.compile(r"\bmiss(?:es)?\s+(?:on|at)\s+(?P<what>[^,;.]{1,40}?)\s+(?:is\s+enough\s+to|"
+                      r"will|sends?|moves?|pushes?|bumps?)\b", re.I)
 # a verb of trying between "first" and what is tried
 _TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks?(?:\s+through)?|"
                           r"goes\s+(?:to|through)|sends?\s+(?:\w+\s+)?to|asks|looks\s+at|uses?|"
@@ -56,6 +64,14 @@ class OrderReading(ReaderBase):
 
     def read_chains(self) -> None:
         ts = [t for t in self.terms if orderable(t.term) or t.term[0] == "model"]
+        gcp = self.facts.backends[0]
+        # "then the SLURM lanes at 2 GPUs, then RunPod at 2 GPUs": a width after a lane
+        # or a later backend is what that rung asks for, not a GCP rung of the chain
+        ts = [t for i, t in enumerate(ts) if not (
+            i and t.term[0] == "width" and ts[i - 1].term[0] in ("lane", "backend") and
+            ts[i - 1].term != ("backend", gcp) and
+            re.fullmatch(r"\s+(?:at|with|on|asking\s+for)\s+(?:a\s+)?",
+                         self.text(ts[i - 1].end, t.start), re.I))]
         if len(ts) < 2:
             return
         groups = self._paren_groups()
@@ -160,6 +176,41 @@ class OrderReading(ReaderBase):
             for a, b in itertools.pairwise(run):
                 if a.term != b.term:
                     self.add("order", (a.term, b.term), a.start, b.end, topic="order")
+
+    # -- order: what comes next on a miss --
+
+    def read_next_on_miss(self) -> None:
+        """'The router checks RunPod as soon as the widest GCP rung misses': the
+        backend named comes straight after what missed."""
+        if self.procedural or not self.s.context:
+            return
+        text = self.s.text
+        window = None
+        m = _RIGHT_AFTER.search(text)
+        if m:
+            miss = _MISSES.search(text, m.end(), min(len(text), m.end() + 70))
+            if miss:
+                window = (m.start(), m.end(), miss.start())
+        if window is None:
+            on = _MISS_ON.search(text)
+            if on:
+                window = (on.start(), on.start("what"), on.end("what"))
+        if window is None:
+            return
+        cue, lo, hi = (self.s.start + x for x in window)
+        inside = [t for t in self.terms if lo <= t.start < hi and orderable(t.term)]
+        if re.search(r"\bwidest\b", self.text(lo, hi), re.I):
+            missed = TermTok(("width", self.facts.widest), lo, hi)
+        else:
+            missed = next((t for t in inside if t.term[0] == "width"), None) or \
+                next((t for t in inside if t.term[0] == "backend"), None)
+        nxt = [t for t in self.terms if (t.end <= cue or t.start >= hi) and
+               t.term[0] in ("backend", "lane") and t.term != (missed.term if missed else None)]
+        if missed is None or not nxt:
+            return
+        b = nxt[0]
+        self.add("skip", (missed.term, b.term), min(missed.start, b.start),
+                 max(missed.end, b.end), self.negated_before(b.start), topic="order")
 
     # -- order: before / after --
 
