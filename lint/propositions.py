@@ -108,7 +108,9 @@ _DESCRIBE = {
     "subset": lambda p: f"jobs {p.args[0]} {p.args[1]:g} h are {p.args[2]}",
     "flex-max": lambda p: "FLEX_START has no maximum run" if p.args[0] == float("inf") else
                 f"FLEX_START runs at most {_hours_label(p.args[0])}",
-    "flex-for": lambda p: f"{a_or_an(_hours_label(p.args[0]))} job gets a FLEX_START rung",
+    "flex-for": lambda p: (f"a job longer than {_hours_label(p.args[0])} gets a FLEX_START rung"
+                           if p.args[1:] == ("over",) else
+                           f"{a_or_an(_hours_label(p.args[0]))} job gets a FLEX_START rung"),
     "min-width": lambda p: f"{p.args[0]} has minimum width {p.args[1]}",
     "tail-width": lambda p: ("the rungs after GCP ask for "
                              + ("the requested width" if p.args[1] == "requested"
@@ -503,6 +505,8 @@ def _flex_max(p: Prop, facts: Facts):
 
 
 def _flex_for(p: Prop, facts: Facts):
+    if p.args[1:] == ("over",):  # "a job longer than 168 h still gets FLEX_START"
+        return p.args[0] < facts.flex_max, _flex_fits(facts), ()
     return p.args[0] <= facts.flex_max, _flex_fits(facts), ()
 
 

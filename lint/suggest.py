@@ -62,7 +62,7 @@ def canonical(p: Prop, facts: Facts) -> str:
                 f"{' → '.join(facts.short_order)}.")
     if kind in ("threshold", "subset", "threshold-unit"):
         return f"A job is short below {facts.threshold:g} h at its width."
-    if kind == "flex-max":
+    if kind in ("flex-max", "flex-for"):
         return (f"FLEX_START runs at most {facts.flex_max:g} h "
                 f"({facts.flex_max / 24:g} days).")
     if kind == "runpod-gpu-type":

@@ -603,6 +603,19 @@ FOLLOWS = [
      "FLEX_START |\n| 2x | 10 h | long | FLEX_START |\n| 1x | 10 h | long | FLEX_START |",
      True, True),
     ("| GPUs | time |\n|---|---|\n| 4x | 2.5 h |\n| 1x | 9 h |", False, False),
+    # FLEX_START's maximum: a cap named after the sentence about it, an exclusion
+    # written as an instruction, "is there a cap?", a longer job that still gets it
+    ("## Compute backends\n\nFlex-start has a maximum run duration, so the router checks "
+     "each width before it offers a FLEX_START rung there. The cap is three days.", True,
+     False),
+    ("## Compute backends\n\nIf the length at a width is more than 48 h, leave FLEX_START out "
+     "at that width.", True, True),
+    ("**Q: Is there a runtime cap on FLEX_START?**\nA: No, a DWS machine runs until your job "
+     "exits.", True, True),
+    ("## Compute backends\n\nA job longer than 168 h at a width still gets FLEX_START there.",
+     True, True),
+    ("## Compute backends\n\nA job longer than 168 h at a width gets no FLEX_START rung there.",
+     False, True),
     # what comes straight after a miss, as the planner plans it per intent
     ("## Compute backends\n\nA capacity miss on the 2× rungs is enough to send a capture job "
      "to RunPod.", True, True),

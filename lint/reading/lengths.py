@@ -57,6 +57,13 @@ _CHANGED_TO = re.compile(r"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?(?:rai
                          r"increased|decreased|changed|moved|cut|dropped|extended|shortened|"
                          r"reduced)\s+(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
 _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
+# "The cap is fourteen days" after a sentence about FLEX_START's maximum
+_THE_CAP = re.compile(r"^\W*(?:the|that|this|its|their)\s+(?P<cap>cap|limit|maximum|ceiling|"
+                      r"max(?:imum)?\s+run(?:\s+duration)?)\s+(?:is|sits\s+at|of)\b", re.I)
+_THERE_IS_A_CAP = re.compile(r"\b(?:there\s+(?:is|'s)|is\s+there)\s+(?:a|an|any)\s+(?:[\w-]+\s+)?"
+                             r"(?:cap|limit|maximum|ceiling)\b", re.I)
+_STILL_GETS = re.compile(r"\b(?:still\s+)?(?:gets?|keeps?|is\s+offered|has)\b(?![^.;]*\bno\b)",
+                         re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
@@ -613,6 +620,18 @@ class LengthReading(ReaderBase):
             return
         fl = [t for t in self.terms if t.term == ("model", flex)]
         durations = self.kinds("duration")
+        if not fl and self.previous_model is not None and \
+                self.previous_model.term == ("model", flex) and _THE_CAP.match(self.s.text):
+            # "Flex-start has a maximum run duration, …. The cap is fourteen days."
+            at = self.s.start + _THE_CAP.match(self.s.text).start("cap")
+            fl = [TermTok(("model", flex), at, at)]
+        there_is = _THERE_IS_A_CAP.search(self.s.text)
+        if fl and there_is and not durations:
+            # "Is there a runtime cap on FLEX_START?" (its answer says yes or no)
+            at = self.s.start + there_is.start()
+            self.add("flex-max", (float("inf"),), at, self.s.start + there_is.end(),
+                     not self.negated_before(at), topic="FLEX_START maximum run")
+            return
         unlimited = re.search(r"\bno\s+(?:[\w-]+\s+)?(?:maximum|max|limit|cap|ceiling)\b|"
                               r"\bunlimited\b|"
                               r"\bas\s+long\s+as\s+(?:it|they|needed|the\s+job)|\bindefinitely\b",
@@ -689,10 +708,15 @@ class LengthReading(ReaderBase):
             excluded = self.negated_before(fl[0].start, since=d.end) if fl[0].start > d.end \
                 else False
             excluded = excluded or bool(re.search(
-                r"\btoo\s+long\s+for\b|\b(?:skips?|drops?|loses?)\b|\bnot\s+(?:offered|"
-                r"eligible|allowed)|\bno\s+longer\s+(?:offered|eligible)",
+                r"\btoo\s+long\s+for\b|\b(?:skips?|drops?|dropped|loses?|omit\w*|removed?)\b|"
+                r"\bnot\s+(?:offered|eligible|allowed)|\bno\s+longer\s+(?:offered|eligible)|"
+                r"\bleaves?\s+(?:\S+\s+){0,2}?(?:out|off)\b",
                 self.unit_text[d.end:self.s.end], re.I))
             if not (negated or excluded):
+                if _STILL_GETS.search(self.unit_text[d.end:self.s.end]):
+                    # "a job longer than 168 h at a width still gets FLEX_START there"
+                    self.add("flex-for", (d.value, "over"), d.start, d.end,
+                             topic="FLEX_START maximum run")
                 return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
             negated = False  # "never offered past two days": the maximum is two days
         # every restatement of the same length is the same claim, and the fix mends all
