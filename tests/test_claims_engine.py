@@ -616,6 +616,13 @@ FOLLOWS = [
      True, True),
     ("## Compute backends\n\nA job longer than 168 h at a width gets no FLEX_START rung there.",
      False, True),
+    # the worked job carried to a sentence about its FLEX_START rung at a width
+    ("## Compute backends\n\nA run that is 30 h at 4× is 60 h at 2× and 120 h at 1×. At 1× "
+     "that is past the flex-start limit, so the 1× rungs have no FLEX_START.", True, False),
+    ("## Compute backends\n\n1.5 days at 8× turns into 288 h at 1×; FLEX_START is still "
+     "offered there.", True, True),
+    ("## Compute backends\n\n1.5 days at 8× turns into 288 h at 1×; FLEX_START is no longer "
+     "offered there.", False, False),
     # what comes straight after a miss, as the planner plans it per intent
     ("## Compute backends\n\nA capacity miss on the 2× rungs is enough to send a capture job "
      "to RunPod.", True, True),

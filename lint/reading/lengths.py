@@ -64,6 +64,8 @@ _THERE_IS_A_CAP = re.compile(r"\b(?:there\s+(?:is|'s)|is\s+there)\s+(?:a|an|any)
                              r"(?:cap|limit|maximum|ceiling)\b", re.I)
 _STILL_GETS = re.compile(r"\b(?:still\s+)?(?:gets?|keeps?|is\s+offered|has)\b(?![^.;]*\bno\b)",
                          re.I)
+_OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
+                          r"drops?|dropped|still)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
@@ -106,6 +108,8 @@ class LengthReading(ReaderBase):
         if self.carried and models and self._carried_lead(models):
             return
         if self.carried and (classes or durations) and self._carried_example(classes, durations):
+            return
+        if self.carried and models and self._carried_offer(models):
             return
         if classes:
             self._read_threshold(classes, durations)
@@ -527,6 +531,37 @@ class LengthReading(ReaderBase):
         hours, width0 = self.carried
         self.add("consequence", (hours, width0, width0, "lead", name), model.start, model.end,
                  self.negated_before(model.start), topic="derived length")
+        self.request = self.carried
+        return True
+
+    def _carried_offer(self, models: list[TermTok]) -> bool:
+        """'A run that is 30 h at 4× is … 120 h at 1×. At 1× that is past the
+        flex-start limit, so the 1× rungs have no FLEX_START': whether the job of
+        the sentence before gets a FLEX_START rung at the width this one names
+        (or, with 'there', the last one the sentence before named)."""
+        assert self.carried is not None
+        flex = self.facts.flex_model
+        # the last mention is the rung ("past the flex-start limit, so … no FLEX_START")
+        model = next((t for t in reversed(models) if t.term == ("model", flex)), None)
+        if model is None or not _OFFER_WORDS.search(self.s.text):
+            return False
+        widths = [t for t in self.terms if t.term[0] == "width" and t.start < model.start]
+        if widths:
+            at = widths[-1].term[1]
+        elif re.search(r"\bthere\b|\bat\s+that\s+width\b", self.s.text, re.I):
+            named = [t for t in self.previous_terms if t.term[0] == "width"]
+            if not named:
+                return False
+            at = named[-1].term[1]
+        else:
+            return False
+        hours, width0 = self.carried
+        denied = self.negated_before(model.start) or self._too_long_for(model) or \
+            self.negated_before(self.s.end, since=model.end) or bool(
+            re.search(r"\b(?:loses?|lost|drops?|dropped)\b", self.text(self.s.start, model.start),
+                      re.I))
+        self.add("consequence", (hours, width0, at, "offers", flex), model.start, model.end,
+                 denied, topic="derived length")
         self.request = self.carried
         return True
 
