@@ -91,6 +91,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 cue = target  # "never turns APPROVE into REVISE": the verdict it would become
             since = max(reader.clause_start(cue.start), rule.end if cue.start > rule.end and
                         target is None else 0)
+            arrow = list(re.finditer(r"→|->|=>", reader.text(reader.s.start, cue.start)))
+            if arrow:  # "… isn't parallel work → REVISE": the verdict is the arrow's own
+                since = max(since, reader.s.start + arrow[-1].end())
             # "it is not parallel work and a wide phase launched that way is REVISEd":
             # a new subject after "and" starts the verdict's own clause
             subject = list(_NEW_SUBJECT.finditer(reader.text(since, cue.start)))
@@ -131,7 +134,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 "below", "under"), gh.start, gh.end, "widening threshold"))
             continue
         example = re.search(r"(?:\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)\s+|"
-                            r"(?:→|->|=>)\s*)(?:\w+\s+){0,2}?"
+                            r"(?:→|->|=>|:)\s*)(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
         approved = _APPROVED.search(reader.unit_text[gh.end:s.end])

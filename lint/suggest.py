@@ -9,6 +9,7 @@ is never printed.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lint.facts import Facts
@@ -139,9 +140,21 @@ def suggestion(engine, sentence: str, p: Prop, verdict: Verdict, offset: int,
             candidates.append(text)
     candidates.append(canonical(p, engine.facts))
     for candidate in candidates:
-        if candidate and reads_true(engine, candidate, critic):
+        if candidate and not _contrasts_itself(engine, candidate) and \
+                reads_true(engine, candidate, critic):
             return candidate
     return ""
+
+
+def _contrasts_itself(engine, text: str) -> bool:
+    """'leads with FLEX_START, not flex-start': a fix that names one model on both
+    sides of a contrast says nothing a person can use."""
+    models = [t for t in engine.lexicon.tag(text) if t.kind == "model"]
+    return any(a.value == b.value and _CONTRAST.fullmatch(text[a.end:b.start])
+               for a, b in itertools.pairwise(models))
+
+
+_CONTRAST = re.compile(r"[\s()\w-]*,\s*(?:and\s+|but\s+)?(?:not|never)\s+", re.I)
 
 
 def reads_true(engine, text: str, critic: bool) -> bool:

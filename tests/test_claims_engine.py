@@ -616,6 +616,19 @@ FOLLOWS = [
      True, True),
     ("## Compute backends\n\nA job longer than 168 h at a width gets no FLEX_START rung there.",
      False, True),
+    # true statements in shapes that read wrong before: "the only X are F", "leads
+    # with X, not Y, where …", a lane's relative clause, a cue across another length
+    ("## Compute backends\n\nThe only on-demand GPUs the router ever asks GCP for are A100s.",
+     False, False),
+    ("## Compute backends\n\nThe only on-demand GPUs the router ever asks GCP for are H100s.",
+     True, True),
+    ("A long job leads with flex-start (DWS), not spot VMs, at any width where flex-start is "
+     "offered.", False, False),
+    ("A long job leads with spot, not flex-start.", True, True),
+    ("Runbook: if campus-a100 can't start the job within 30 minutes, the router moves on to "
+     "campus-preempt, which waits up to 120 minutes and takes at most four GPUs.", False, False),
+    ("**Q:** Is a job that takes exactly four hours short?\n**A:** No. Short is strictly below "
+     "4 h, so four hours on the nose is long.", False, True),
     # the worked job carried to a sentence about its FLEX_START rung at a width
     ("## Compute backends\n\nA run that is 30 h at 4× is 60 h at 2× and 120 h at 1×. At 1× "
      "that is past the flex-start limit, so the 1× rungs have no FLEX_START.", True, False),
@@ -1022,6 +1035,10 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "GPU-hours of work or more.", True),
     ("widening_threshold_gpu_hours: 0.5", True),
     ("widening_threshold_gpu_hours: 1.0", False),
+    ("0.9 GPU-hours at width 1: no needlessly-narrow flag.", False),
+    ("1.5 GPU-hours at width 1: no needlessly-narrow flag.", True),
+    ("One process behind `CUDA_VISIBLE_DEVICES=0,1,2,3` at width 4 isn't parallel work → "
+     "REVISE (`unsharded-wide`).", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})

@@ -142,8 +142,12 @@ class LaneReading(ReaderBase):
         # first (30 min max wait), then campus-preempt (60 min …)"); a lane that is an
         # order's object ("tried after campus-a100", "moving on to campus-preempt")
         # owns nothing
+        # …; an object followed by its own relative clause owns that ("moves on to
+        # campus-preempt, which waits up to 120 minutes")
         owners = [t for t in lanes if not _OBJECT_CUE.search(
-            self.text(max(self.s.start, t.start - 30), t.start))] or lanes[:1]
+            self.text(max(self.s.start, t.start - 30), t.start)) or
+            re.match(r"[`*_]*\s*,\s*(?:which|that|where)\b", self.unit_text[t.end:t.end + 12],
+                     re.I)] or lanes[:1]
         for i, lane in enumerate(owners):
             start = self.s.start if i == 0 else lane.start
             end = owners[i + 1].start if i + 1 < len(owners) else self.s.end

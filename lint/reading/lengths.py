@@ -64,6 +64,8 @@ _THERE_IS_A_CAP = re.compile(r"\b(?:there\s+(?:is|'s)|is\s+there)\s+(?:a|an|any)
                              r"(?:cap|limit|maximum|ceiling)\b", re.I)
 _STILL_GETS = re.compile(r"\b(?:still\s+)?(?:gets?|keeps?|is\s+offered|has)\b(?![^.;]*\bno\b)",
                          re.I)
+# (not "if"/"when": "…, and if DWS can't deliver it tries spot VMs next" goes on)
+_LEAD_CONDITION = re.compile(r"\b(?:where|wherever|whenever|as\s+long\s+as)\b", re.I)
 _OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
                           r"drops?|dropped|still)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
@@ -175,6 +177,13 @@ class LengthReading(ReaderBase):
         return out
 
     def _read_lead(self, kind: str, models: list[TermTok], start: int, end: int) -> None:
+        cond = _LEAD_CONDITION.search(self.text(models[0].end, end))
+        if cond:
+            # "…, not spot VMs, at any width where flex-start is offered": the
+            # condition's models are not the lead's
+            cut = models[0].end + cond.start()
+            models = [m for m in models if m.start < cut]
+            end = cut
         colon = next((i for i, (a, b) in enumerate(itertools.pairwise(models))
                       if ":" in self.text(a.end, b.start)), None)
         if colon is not None and self.negated_before(models[0].end, since=start):
@@ -227,7 +236,10 @@ class LengthReading(ReaderBase):
             return
         model = models[0]
         name = model.term[1] if model.term[0] == "model" else model.term[1][2]
-        # "Note: long jobs never use SPOT" has its colon before the class word
+        if len(models) > 1 and re.match(r"[\s()\w-]*,\s*(?:and\s+|but\s+)?(?:not|never)\b",
+                                        self.text(model.end, models[1].start + 1), re.I):
+            # "leads with flex-start (DWS), not spot VMs": the negation is the other's
+            negated = self.negated_before(model.end, since=start)
         cls_end = max((t.end for t in self.tokens if t.kind in ("short", "long") and
                        start <= t.start < model.start), default=start)
         if firsts or re.search(r"[:=→]|\|", self.text(cls_end, model.start)):
@@ -346,8 +358,13 @@ class LengthReading(ReaderBase):
         reach = 12
         if re.search(r"\(\s*$", self.unit_text[max(0, d.start - 3):d.start]):
             reach = 40  # "shorter than a working day (8 h)": the bracket restates it
+        # another length or a clause break between makes the cue that one's ("below
+        # 4 h, so four hours on the nose is long")
         before = [t for t in self.tokens if t.kind in ("under", "over", "after") and
-                  t.end <= d.start and d.start - t.end <= reach]
+                  t.end <= d.start and d.start - t.end <= reach and
+                  not re.search(r"[,;:]", self.unit_text[t.end:d.start]) and
+                  not any(o.kind == "duration" and t.end <= o.start and o.end <= d.start
+                          for o in self.tokens if o is not d)]
         after = [t for t in self.tokens if t.kind in ("under", "over") and
                  t.start >= d.end and t.start - d.end <= 4 and
                  re.match(r"or\s|and\s+(?:up|over|above|less|under)|\+",
