@@ -629,6 +629,13 @@ FOLLOWS = [
      "campus-preempt, which waits up to 120 minutes and takes at most four GPUs.", False, False),
     ("**Q:** Is a job that takes exactly four hours short?\n**A:** No. Short is strictly below "
      "4 h, so four hours on the nose is long.", False, True),
+    # one decision for every width, however it is worded
+    ("The router looks at the job's length at the requested width, picks the lead once, and "
+     "keeps it at every narrower width.", True, True),
+    ("The flex-start cap is checked once, against the job's length at the requested width; "
+     "narrower widths inherit that decision.", True, True),
+    ("We check the flex-start limit at every width rather than once, because a job can blow "
+     "past it at 1×.", False, False),
     # the worked job carried to a sentence about its FLEX_START rung at a width
     ("## Compute backends\n\nA run that is 30 h at 4× is 60 h at 2× and 120 h at 1×. At 1× "
      "that is past the flex-start limit, so the 1× rungs have no FLEX_START.", True, False),

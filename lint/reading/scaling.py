@@ -51,6 +51,16 @@ _CLASS_KEPT = re.compile(
     rf"\b{_CLASS}\b[^.;:]{{0,40}}?\b(?P<neg>(?:is\s+)?not\s+|never\s+)?(?:is\s+)?"
     r"(?:kept|carried(?:\s+over)?|stays?|remains?|sticks?|preserved|unchanged)\b"
     r"[^.;:]{0,50}?\b(?:degrad\w*|narrow\w*|width|fall\w*\s+back)", re.I)
+# "picks the lead once, and keeps it at every narrower width", "the cap is checked
+# once, against the length at the requested width", "narrower widths inherit that
+# decision": one decision for every width, whatever it decides
+_DECIDED_ONCE = re.compile(
+    r"\b(?:picks?|chooses?|decides?|works?\s+out|checks?|checked|computes?|computed|"
+    r"evaluates?|evaluated|sets?|looks?\s+at)\b[^.;:]{0,60}?\bonce\b|"
+    r"\b(?:keeps?|keeping|reuses?|reusing)\s+(?:it|that|this|the\s+same|that\s+same)\s+"
+    r"(?:lead(?:\s+model)?\s+|class\s+|decision\s+)?(?:at|for|on)\s+every\s+(?:narrower|"
+    r"degraded|lower|smaller)\s+width|"
+    r"\b(?:narrower|degraded|lower)\s+widths\s+inherit\b", re.I)
 _CLASS_NOT_CHANGING = re.compile(
     rf"\b{_NOT}\s+(?:change|affect|alter|touch)\s+(?:the\s+|its\s+|a\s+job'?s\s+)?"
     r"(?:length[- ]class|class(?:ification)?|short\s*/\s*long)\b", re.I)
@@ -120,6 +130,15 @@ class ScalingReading(ReaderBase):
                 return
         m = _CLASS_NOT_CHANGING.search(text)
         if m:
+            start, end = self._at(m)
+            self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
+                     topic="length class at a degraded width")
+            return
+        m = _DECIDED_ONCE.search(text)
+        if m and not re.search(r"\b(?:not|rather\s+than|instead\s+of|than|every|each|per)\s+"
+                               r"(?:\w+\s+){0,2}once\b", m.group(0), re.I) and \
+                re.search(r"\b(?:requested|original|wide|first)\s+width\b|\bkeeps?\b|\binherit",
+                          text, re.I):
             start, end = self._at(m)
             self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
                      topic="length class at a degraded width")
