@@ -133,7 +133,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("narrow-at", (gh.value,), compared.group(1).lower() in (
                 "below", "under"), gh.start, gh.end, "widening threshold"))
             continue
-        example = re.search(r"(?:\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)\s+|"
+        example = re.search(r"(?:\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)"
+                            r"(?:n't|\s+not)?\s+|"
                             r"(?:→|->|=>|:)\s*)(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
@@ -159,7 +160,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 (_NARROW.search(s.text) or _NARROW.search(unit.heading))
                 and (gh in cued or re.search(r"\bthreshold|\bnarrow", s.text, re.I))):
             span: tuple[int, int, str] = (gh.start, gh.end, "")
-            value = re.search(r"[:=]\s*(\d+(?:\.\d+)?)$", reader.unit_text[gh.start:gh.end])
+            value = re.search(r"(?:[:=≥]|>=|\bleast|\bis|\bare)\s*(\d+(?:\.\d+)?)$",
+                              reader.unit_text[gh.start:gh.end])
             if value:  # "widening_threshold_gpu_hours: 0.5": mend the number alone
                 span = (gh.start + value.start(1), gh.start + value.end(1), "number")
             negated = reader.negated_before(gh.start)

@@ -1043,6 +1043,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("widening_threshold_gpu_hours: 0.5", True),
     ("widening_threshold_gpu_hours: 1.0", False),
     ("0.9 GPU-hours at width 1: no needlessly-narrow flag.", False),
+    ("At exactly 1.0 GPU-hour a width-1 job isn't flagged; it has to go above 1.0.", True),
+    ("`needlessly-narrow`: width 1, a shardable axis of 2 or more, and gpu_hours ≥ 2.0 → "
+     "REVISE.", True),
+    ("`needlessly-narrow`: width 1, a shardable axis of 2 or more, and gpu_hours ≥ 1.0 → "
+     "REVISE.", False),
     ("1.5 GPU-hours at width 1: no needlessly-narrow flag.", True),
     ("One process behind `CUDA_VISIBLE_DEVICES=0,1,2,3` at width 4 isn't parallel work → "
      "REVISE (`unsharded-wide`).", False),
@@ -1058,6 +1063,7 @@ CRITIC_PARALLEL = [
     ("Does not count: `device_map=auto`, `accelerate launch --num_processes {width}`.", True),
     ("Does not count: `device_map=auto`.", False),
     ("`xargs -P` isn't counted by the critic.", True),
+    ("`--num-shards`-style flags are ignored by the critic; shard with torchrun instead.", True),
     ("GNU `parallel -j 8 ...` launches are read as a single process, so a wide phase "
      "launched that way is flagged.", True),
     ("GNU `parallel -j 8 ...` launches are read as parallel work.", False),
