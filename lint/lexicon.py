@@ -337,7 +337,8 @@ class Lexicon:
                 (0.25, [r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
                 # a config-like key read as words: "widening threshold gpu hours: 0.5"
                 (lambda s: float(re.findall(_NUMBER, s)[-1]), [
-                    rf"gpu[-_ ]?hours?`?\s*(?:[:=≥]|>=|\s(?:is|are|of\s+at\s+least|at\s+least)\s)\s*"
+                    r"gpu[-_ ]?hours?`?\s*(?:[:=≥]|>=|\s(?:is|are|of\s+at\s+least|at\s+least)"
+                    r"\s)\s*"
                     rf"{_NUMBER}(?!\w|\.\d)"]),
                 # "30 GPU-minutes" is half a GPU-hour
                 (lambda s: (_first_number(s, data) or 0) / 60 or None, [
