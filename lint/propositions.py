@@ -313,6 +313,12 @@ def _skip(p: Prop, facts: Facts):
     if a[0] == b[0] == "backend" and a[1] in facts.backends and b[1] in facts.backends:
         gap = facts.backends.index(b[1]) - facts.backends.index(a[1])
         return (False if gap > 1 else None), facts.backend_chain(), ()
+    if a[0] == "lane" and b[0] == "backend" and b[1] != "slurm":
+        # "campus-a100 first, then RunPod": another lane comes between
+        lanes = facts.lanes()
+        if a[1] in lanes and a[1] != lanes[-1]:
+            return False, f"SLURM lanes {' → '.join(lanes)}, then " \
+                f"{facts.backend_label(facts.backends[-1])}", ()
     return None, "", ()
 
 

@@ -629,6 +629,11 @@ FOLLOWS = [
      "campus-preempt, which waits up to 120 minutes and takes at most four GPUs.", False, False),
     ("**Q:** Is a job that takes exactly four hours short?\n**A:** No. Short is strictly below "
      "4 h, so four hours on the nose is long.", False, True),
+    # a lane said to come straight before RunPod skips the lanes after it
+    ("## Compute backends\n\nIf GCP can't place the job, the fallback is campus-a100 first, "
+     "then RunPod, with campus-preempt as the final safety net.", True, True),
+    ("| Step | Backend |\n|---|---|\n| 1 | GCP |\n| 2 | SLURM (campus-a100, campus-preempt) |"
+     "\n| 3 | RunPod |", False, False),
     # one decision for every width, however it is worded
     ("The router looks at the job's length at the requested width, picks the lead once, and "
      "keeps it at every narrower width.", True, True),

@@ -210,6 +210,9 @@ def terms(sentence: Sentence) -> list[TermTok]:
             gap = _gap(sentence.text, prev.end, tok.start, base)
             tight = not gap.strip(" (/`*") or gap.strip() in ("(", "/", "-")
             merged = _merge(prev.term, term) if tight else None
+            if merged is not None and "(" in gap and term[0] == "lane" and \
+                    sentence.text[tok.end - base:].lstrip(" `*_").startswith(","):
+                merged = None  # "SLURM (campus-a100, campus-preempt)" lists the lanes
             if merged is not None:
                 end = tok.end
                 if "(" in gap and sentence.text[end - base:end - base + 1] == ")":
