@@ -23,6 +23,10 @@ DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b
 KEY_WORDS = re.compile(r"^\W{0,4}(?!(?-i:[A-Z0-9_]+)\b)[a-z0-9]+(?:_[a-z0-9]+)+"
                        r"(?=`?\s*(?:[:=]|is\b|are\b|(?:was\s+|has\s+been\s+)?(?:raised|lowered|"
                        r"bumped|increased|decreased|changed|moved|set|cut|dropped)\b))", re.I)
+# A value changed to another ("raised from four hours to twelve"): one list for
+# the readers that take the new value as today's
+CHANGE_VERBS = (r"(?:raised|lowered|bumped|increased|decreased|changed|moved|cut|dropped|"
+                r"extended|shortened|reduced)")
 ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
 STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"

@@ -8,7 +8,14 @@ import re
 
 from lint.lexicon import Token
 from lint.reading.base import ReaderBase
-from lint.reading.cues import ANY_LENGTH, CLASS_WORDS, LENGTH_TOPIC, MAX_CUE, STRONG_THEN
+from lint.reading.cues import (
+    ANY_LENGTH,
+    CHANGE_VERBS,
+    CLASS_WORDS,
+    LENGTH_TOPIC,
+    MAX_CUE,
+    STRONG_THEN,
+)
 from lint.reading.sentence import TermTok
 
 # "at every width", "whatever width it lands on": a claim about all widths
@@ -53,9 +60,8 @@ def heading_class(heading: str) -> str | None:
 
 _A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+"
                       r"(?:an?\s+|the\s+)?$", re.I)
-_CHANGED_TO = re.compile(r"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?(?:raised|lowered|bumped|"
-                         r"increased|decreased|changed|moved|cut|dropped|extended|shortened|"
-                         r"reduced)\s+(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
+_CHANGED_TO = re.compile(rf"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?{CHANGE_VERBS}\s+"
+                         r"(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
 _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
 # "The cap is fourteen days" after a sentence about FLEX_START's maximum
 _THE_CAP = re.compile(r"^\W*(?:the|that|this|its|their)\s+(?P<cap>cap|limit|maximum|ceiling|"

@@ -10,7 +10,15 @@ from functools import lru_cache
 
 from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop
-from lint.reading.cues import CONTRAST, DEFINES, KEY_WORDS, ORDERABLE, QUOTED, SENTENCE_END
+from lint.reading.cues import (
+    CHANGE_VERBS,
+    CONTRAST,
+    DEFINES,
+    KEY_WORDS,
+    ORDERABLE,
+    QUOTED,
+    SENTENCE_END,
+)
 
 
 @dataclass
@@ -136,9 +144,7 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
 
 # "raised from four hours to twelve": the new length, its unit the old one's; the
 # old length is history (a changed value states today's)
-_CHANGED_FROM = re.compile(r"\b(?:raised|lowered|bumped|increased|decreased|changed|moved|cut|"
-                           r"dropped|extended|shortened|reduced|went|goes|grew|shrank)\s+from\s+$",
-                           re.I)
+_CHANGED_FROM = re.compile(rf"\b(?:{CHANGE_VERBS}|went|goes|grew|shrank)\s+from\s+$", re.I)
 
 
 def _changed_durations(lexicon: Lexicon, body: str, start: int,
