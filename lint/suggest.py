@@ -21,7 +21,7 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind in ("preceded-by", "position"):
         labels = [facts.backend_label(b) for b in facts.backends]
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
-    if kind in ("first-lane", "last-lane", "position-lane"):
+    if kind in ("first-lane", "last-lane", "position-lane", "lane-count"):
         return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
     if kind == "family-widths":
         family = facts.config.families[p.args[0]]

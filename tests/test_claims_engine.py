@@ -634,6 +634,11 @@ FOLLOWS = [
      "then RunPod, with campus-preempt as the final safety net.", True, True),
     ("| Step | Backend |\n|---|---|\n| 1 | GCP |\n| 2 | SLURM (campus-a100, campus-preempt) |"
      "\n| 3 | RunPod |", False, False),
+    # how many SLURM lanes there are, from the config
+    ("## SLURM\n\nThere is a single SLURM lane, campus-a100; nothing else on the campus "
+     "cluster is used by the router.", True, True),
+    ("## SLURM\n\nThe router tries the two campus lanes before RunPod.", False, False),
+    ("## SLURM\n\nSubmit one SLURM job per lane at a time.", False, False),
     # one decision for every width, however it is worded
     ("The router looks at the job's length at the requested width, picks the lead once, and "
      "keeps it at every narrower width.", True, True),

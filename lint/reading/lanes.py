@@ -72,7 +72,29 @@ _RUNPOD_TYPES_CUE = re.compile(r"\bgpu[\s_-]*(?:types?|ids?)\b|\bfallback|\basks
                                r"for\b|\brequests?\b|\btries\b|\bin\s+order\b", re.I)
 
 
+# "There is a single SLURM lane", "the two campus lanes", "three SLURM lanes"
+_LANE_COUNT = re.compile(r"\b(?P<n>a\s+single|single|only\s+one|one|two|three|four|five|[1-9])\s+"
+                         r"(?:(?:campus|slurm|campus\s+slurm)\s+)(?:lanes?|partitions?)\b"
+                         r"(?!\s*(?:per|each|at\s+a\s+time))", re.I)
+
+
 class LaneReading(ReaderBase):
+    # -- how many SLURM lanes the ladder has ------------------------------------------
+
+    def read_lane_count(self) -> None:
+        if self.procedural or not self.s.context or not self.facts.lanes():
+            return
+        m = _LANE_COUNT.search(self.s.text)
+        if not m:
+            return
+        word = re.sub(r"^(?:only|a)\s+", "", m["n"].lower())
+        n = int(word) if word.isdigit() else {"single": 1, "five": 5}.get(word) or \
+            _WORD_NUMBERS[word]
+        at = self.s.start + m.start("n")
+        self.add("lane-count", (n,), at, self.s.start + m.end(), self.negated_before(at),
+                 topic="SLURM lanes")
+
+
     # -- which GPU types the RunPod rungs ask for ----------------------------------------
 
     def read_runpod_types(self) -> None:
