@@ -634,6 +634,12 @@ FOLLOWS = [
      "then RunPod, with campus-preempt as the final safety net.", True, True),
     ("| Step | Backend |\n|---|---|\n| 1 | GCP |\n| 2 | SLURM (campus-a100, campus-preempt) |"
      "\n| 3 | RunPod |", False, False),
+    # a maximum restated in other units is a claim of its own; "rungs are dropped when
+    # the length exceeds N" states the maximum
+    ("## Compute backends\n\nFLEX_START rungs are dropped at a width when the length there "
+     "exceeds 168 h, i.e. five days.", True, True),
+    ("## Compute backends\n\nFLEX_START rungs are dropped at a width when the length there "
+     "exceeds 168 h, i.e. seven days.", False, True),
     # how many SLURM lanes there are, from the config
     ("## SLURM\n\nThere is a single SLURM lane, campus-a100; nothing else on the campus "
      "cluster is used by the router.", True, True),

@@ -71,6 +71,8 @@ _THERE_IS_A_CAP = re.compile(r"\b(?:there\s+(?:is|'s)|is\s+there)\s+(?:a|an|any)
 _STILL_GETS = re.compile(r"\b(?:still\s+)?(?:gets?|keeps?|is\s+offered|has)\b(?![^.;]*\bno\b)",
                          re.I)
 # (not "if"/"when": "…, and if DWS can't deliver it tries spot VMs next" goes on)
+_RESTATED = re.compile(r"\s*(?:,\s*)?(?:i\.\s?e\.,?|that\s+is,?|or|=|\(|—|–)\s*(?:about\s+|roughly\s+)?",
+                       re.I)
 _LEAD_CONDITION = re.compile(r"\b(?:where|wherever|whenever|as\s+long\s+as)\b", re.I)
 _OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
                           r"drops?|dropped|still)\b", re.I)
@@ -770,6 +772,10 @@ class LengthReading(ReaderBase):
                 r"\bnot\s+(?:offered|eligible|allowed)|\bno\s+longer\s+(?:offered|eligible)|"
                 r"\bleaves?\s+(?:\S+\s+){0,2}?(?:out|off)\b",
                 self.unit_text[d.end:self.s.end], re.I))
+            # "FLEX_START rungs are dropped at a width when the length exceeds 168 h"
+            excluded = excluded or (fl[0].end <= d.start and bool(re.search(
+                r"\b(?:dropped|skipped|removed|omitted|left\s+out|not\s+offered|withheld)\b",
+                self.text(fl[0].end, d.start), re.I)))
             if not (negated or excluded):
                 if _STILL_GETS.search(self.unit_text[d.end:self.s.end]):
                     # "a job longer than 168 h at a width still gets FLEX_START there"
@@ -781,3 +787,10 @@ class LengthReading(ReaderBase):
         same = tuple((t.start, t.end, self._unit_of(t)) for t in durations if t.value == d.value)
         self.add("flex-max", (d.value,), d.start, d.end, negated,
                  topic="FLEX_START maximum run", fix=same)
+        for t in durations:
+            # "168 h, i.e. five days": a restatement in other units is a claim of its own
+            if t.start > d.end and t.value != d.value and _RESTATED.fullmatch(
+                    self.unit_text[d.end:t.start]):
+                self.add("flex-max", (t.value,), t.start, t.end, negated,
+                         topic="FLEX_START maximum run",
+                         fix=((t.start, t.end, self._unit_of(t)),))
