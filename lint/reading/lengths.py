@@ -71,8 +71,8 @@ _THERE_IS_A_CAP = re.compile(r"\b(?:there\s+(?:is|'s)|is\s+there)\s+(?:a|an|any)
 _STILL_GETS = re.compile(r"\b(?:still\s+)?(?:gets?|keeps?|is\s+offered|has)\b(?![^.;]*\bno\b)",
                          re.I)
 # (not "if"/"when": "…, and if DWS can't deliver it tries spot VMs next" goes on)
-_RESTATED = re.compile(r"\s*(?:,\s*)?(?:i\.\s?e\.,?|that\s+is,?|or|=|\(|—|–)\s*(?:about\s+|roughly\s+)?",
-                       re.I)
+_RESTATED = re.compile(r"\s*(?:,\s*)?(?:i\.\s?e\.,?|that\s+is,?|or|=|\(|—|–)\s*"
+                       r"(?:about\s+|roughly\s+)?", re.I)
 _LEAD_CONDITION = re.compile(r"\b(?:where|wherever|whenever|as\s+long\s+as)\b", re.I)
 _OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
                           r"drops?|dropped|still)\b", re.I)
