@@ -640,6 +640,10 @@ FOLLOWS = [
      "exceeds 168 h, i.e. five days.", True, True),
     ("## Compute backends\n\nFLEX_START rungs are dropped at a width when the length there "
      "exceeds 168 h, i.e. seven days.", False, True),
+    # "the H100 box leads": the family before a lead verb, its noun between
+    ("## Compute backends\n\nA100 first, then H100, except at 8×, where the H100 box leads.",
+     True, True),
+    ("## Compute backends\n\nAt every width the A100 box leads.", False, True),
     # how many SLURM lanes there are, from the config
     ("## SLURM\n\nThere is a single SLURM lane, campus-a100; nothing else on the campus "
      "cluster is used by the router.", True, True),

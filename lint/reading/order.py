@@ -878,7 +878,9 @@ class OrderReading(ReaderBase):
             if nxt and orderable(nxt[0].term) and len(self.text(cue.end, nxt[0].start)) <= 20:
                 return nxt[0]
             # "the H100 family (a3-highgpu) leads each width": the subject leads
-            if before and re.fullmatch(r"[\s)]*", self.text(before[-1].end, cue.start)) and \
+            if before and re.fullmatch(r"[\s)]*(?:(?:box|boxes|family|machines?|shapes?|rungs?|"
+                                       r"nodes?|vms?)\s*)?", self.text(before[-1].end, cue.start),
+                                       re.I) and \
                     not (nxt and len(self.text(cue.end, nxt[0].start)) <= 20):
                 return before[-1]
             return None
