@@ -644,6 +644,11 @@ FOLLOWS = [
     ("## Compute backends\n\nA100 first, then H100, except at 8×, where the H100 box leads.",
      True, True),
     ("## Compute backends\n\nAt every width the A100 box leads.", False, True),
+    # the unit of the length class
+    ('"Short" is measured in GPU-hours: a job is short when width × hours is under 4, and short '
+     'jobs lead with SPOT.', True, True),
+    ('"Short" is not measured in GPU-hours: a job is short when its length at that width is '
+     'under 4 h.', False, True),
     # how many SLURM lanes there are, from the config
     ("## SLURM\n\nThere is a single SLURM lane, campus-a100; nothing else on the campus "
      "cluster is used by the router.", True, True),

@@ -124,7 +124,13 @@ class LengthReading(ReaderBase):
         if classes:
             self._read_threshold(classes, durations)
             gh = re.search(r"\d+(?:\.\d+)?\s*gpu[- ]?h(?:ours?|rs?)?\b", self.s.text, re.I)
-            if gh and not durations and self.length_class(self.s.start + gh.start()):
+            unit = re.search(r"\b(?:measured|counted|decided|judged|computed)\s+in\s+"
+                             r"gpu[- ]?hours?\b", self.s.text, re.I)
+            if unit:  # "'Short' is measured in GPU-hours"
+                at = self.s.start + unit.start()
+                self.add("threshold-unit", ("GPU-hours",), at, self.s.start + unit.end(),
+                         self.negated_before(at), topic="length threshold")
+            elif gh and not durations and self.length_class(self.s.start + gh.start()):
                 at = self.s.start + gh.start()
                 self.add("threshold-unit", ("GPU-hours",), at, at + len(gh.group(0)),
                          self.negated_before(at), topic="length threshold")
