@@ -312,10 +312,10 @@ class Engine:
         at = sentence.start + len(sentence.text) - len(sentence.text.lstrip())
         # a verdict the fragment leaves to its heading ("Widen it and shard." under
         # "## Warn") is not one the fragment states
-        return [Prop(p.kind, p.args, p.negated, at, sentence.end, p.topic)
-                for p in self._read_text(f"{term}: {sentence.text.strip()}", lexicon,
-                                         unit.heading)
-                if p.kind != "verdict" or _VERDICT_WORD.search(sentence.text)]
+        return _placed([p for p in self._read_text(f"{term}: {sentence.text.strip()}", lexicon,
+                                                   unit.heading)
+                        if p.kind != "verdict" or _VERDICT_WORD.search(sentence.text)],
+                       at, sentence.end)
 
     def _pronoun_subject(self, previous: reading.Sentence, sentence: reading.Sentence,
                          unit: Unit, lexicon: Lexicon, term: str | None = None) -> list[Prop]:
@@ -324,9 +324,11 @@ class Engine:
         first ladder name of the sentence before, history or not (in a glossary
         entry, about its term)."""
         m = _PRONOUN_SUBJECT.match(sentence.text)
+        if not m:
+            return []  # most sentences: nothing to resolve, nothing else to compute
         named = [t for t in previous.tokens if t.kind in _SUBJECT_KINDS and t.kind != "width"]
         phrase = _HISTORY_SUBJECT.match(previous.text)
-        if term and m:
+        if term:
             subject = term
         elif phrase and (_LADDER_NOUN.search(phrase["np"]) or any(
                 t.start < previous.start + phrase.end("np") for t in named)):
@@ -337,13 +339,10 @@ class Engine:
             subject = unit.text[named[0].start:named[0].end]
         else:
             return []
-        if not m:
-            return []
         rest = _LATER_PRONOUN.sub(subject, sentence.text[m.end("pronoun"):])
         text = sentence.text[:m.start("pronoun")] + subject + rest
-        at = sentence.start + m.start("pronoun")
-        return [Prop(p.kind, p.args, p.negated, at, sentence.end, p.topic)
-                for p in self._read_text(text, lexicon, unit.heading)]
+        return _placed(self._read_text(text, lexicon, unit.heading),
+                       sentence.start + m.start("pronoun"), sentence.end)
 
     def _ordinals(self, readings: list[Reading]) -> None:
         """'First, GCP. Then the SLURM lanes. Last, RunPod.' and 'Lane one is X.
@@ -771,8 +770,7 @@ class Engine:
             # the answer's first character, not the line break before it
             said = a.unit.text[a.sentence.start:a.sentence.end]
             start = a.sentence.start + len(said) - len(said.lstrip(" \t\n*_"))
-            for p in props:
-                a.props.append(Prop(p.kind, p.args, p.negated, start, a.sentence.end, p.topic))
+            a.props += _placed(props, start, a.sentence.end)
 
     def _read_text(self, text: str, lexicon: Lexicon, heading: str) -> list[Prop]:
         sentence = reading.tag_sentence(lexicon, text, 0, len(text))
@@ -883,6 +881,12 @@ _VERDICTS_NAMED = re.compile(r"\bverdicts\b|\bverdicts?\s*:", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)
+
+
+def _placed(props: list[Prop], start: int, end: int) -> list[Prop]:
+    """Propositions read from a rewritten text ("The H100 one goes first", "H100
+    also has on-demand rungs"), placed on the span of the text they stand for."""
+    return [Prop(p.kind, p.args, p.negated, start, end, p.topic) for p in props]
 
 
 def _critic_rules(facts: Facts) -> dict[str, str]:
