@@ -67,6 +67,29 @@ def _tag() -> str | None:
     return f"regex-{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal"
 
 
+def _key(pattern: str, flags: int) -> tuple[str, int]:
+    """The entry's key. A character class of single or escaped characters is
+    keyed by its members in sorted order: a class built from a set (as
+    markdown-it builds its inline terminators) is spelled in a new order on
+    each run, and would otherwise add an entry, and a file write, every time."""
+    if len(pattern) < 3 or pattern[0] != "[" or pattern[-1] != "]" or pattern[1] == "^":
+        return pattern, flags
+    items: list[str] = []
+    body, i = pattern[1:-1], 0
+    # No regex here: this runs inside the compile hook.
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body) and body[i + 1].isascii() \
+                and not body[i + 1].isalnum():
+            items.append(body[i:i + 2])  # an escaped punctuation or space character
+            i += 2
+        elif body[i] in "\\[]-":
+            return pattern, flags  # a range, a nested set or an escape class: as written
+        else:
+            items.append(body[i])
+            i += 1
+    return "[" + "".join(sorted(items)) + "]", flags
+
+
 class _Store:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -99,7 +122,7 @@ class _Store:
 
         if not isinstance(pattern, str):
             return original(pattern, flags)
-        key = (pattern, int(flags))
+        key = _key(pattern, int(flags))
         entry = self.entries.get(key)
         if entry is not None:
             try:
@@ -112,7 +135,7 @@ class _Store:
                 return compiled
             except Exception:  # a bad entry: compile it afresh
                 del self.entries[key]
-        parsed = re._parser.parse(pattern, flags)
+        parsed = re._parser.parse(key[0], flags)
         code = re._compiler._code(parsed, flags)
         groupindex = dict(parsed.state.groupdict)
         indexgroup: list[str | None] = [None] * parsed.state.groups
