@@ -11,14 +11,22 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from critics import launchers, suggest
-from critics.launch import MAX_COUNT, MAX_WORK, Launch, analyze, count_text, small_int
-from critics.launchers import Families
-from critics.shell import MAX_DEPTH, MAX_LAUNCH_CHARS
+from critics.lazy import LazyModule
 from router.config import ALLOWED_WIDTHS, LadderConfig
 from router.section9 import Phase
+
+if TYPE_CHECKING:
+    from critics.launch import Launch
+    from critics.launchers import Families
+
+# The launch reader is imported on the first check, not here: `workflow-lint`
+# reads this module for the critic's names and thresholds alone, in pre-commit.
+launch_reader = LazyModule("critics.launch")
+launchers = LazyModule("critics.launchers")
+shell = LazyModule("critics.shell")
+suggest = LazyModule("critics.suggest")
 
 DEFAULT_WIDEN_THRESHOLD = 1.0
 # The critic's verdicts: the first when no deny rule fires, the second when one does.
@@ -91,7 +99,7 @@ def approves(ctx: Context, width: int, launch: str | None = None, drop_axis: boo
         return False
     phase = replace(ctx.phase, width=width, launch=ctx.phase.launch if launch is None else launch,
                     shardable_axis=None if drop_axis else ctx.phase.shardable_axis)
-    sub = Context(phase, analyze(phase.launch, width, ctx.launchers), ctx.config,
+    sub = Context(phase, launch_reader.analyze(phase.launch, width, ctx.launchers), ctx.config,
                   ctx.widen_threshold, verify=False, launchers=ctx.launchers)
     findings = [f for rule in RULES for f in rule.check(sub)]
     return not any(f.severity == "error" or f.rule == clears for f in findings)
@@ -385,12 +393,12 @@ class Oversubscribed(Rule):
 
     def check(self, ctx: Context) -> list[Finding]:
         gpus = ctx.launch.gpus
-        if gpus is not None and gpus <= MAX_COUNT:
+        if gpus is not None and gpus <= launch_reader.MAX_COUNT:
             gpus += len(ctx.launch.missing)  # pins past the width ask for more GPUs too
         if not ctx.launch.parallel or gpus is None or gpus <= ctx.phase.width:
             return []
         return [self.finding(ctx, "launch",
-                             f"the launch uses {count_text(gpus)} GPUs but width is "
+                             f"the launch uses {launch_reader.count_text(gpus)} GPUs but width is "
                              f"{ctx.phase.width}", self._suggestion(ctx, gpus))]
 
     def _suggestion(self, ctx: Context, gpus: int) -> str:
@@ -437,7 +445,7 @@ def _width_var_literal(text: str, width: int, families: Families) -> str | None:
         name = next(g for g in use.groups() if g is not None)
         for m in re.finditer(rf"(?<![\w$]){name}=(?:\$\{{{name}:?[-=])?[\"']?(\d+)[\"']?\}}?"
                              rf"|\$\{{{name}:?[-=][\"']?(\d+)[\"']?\}}", text):
-            if small_int(m.group(1) or m.group(2)) == width:
+            if launch_reader.small_int(m.group(1) or m.group(2)) == width:
                 return m.group(0)
     return None
 
@@ -500,7 +508,7 @@ class HardcodedWidth(Rule):
             for m in pattern.finditer(code):
                 # small_int, not int(): a 5000-digit literal makes int() raise.
                 number = next((g for g in m.groups() if g is not None), "")
-                if small_int(number) == phase.width:
+                if launch_reader.small_int(number) == phase.width:
                     literal = m.group(0).strip()
                     break
             if literal is not None:
@@ -508,7 +516,7 @@ class HardcodedWidth(Rule):
         if literal is None:
             for m in _LAST_INDEX.finditer(code):
                 value = next(g for g in m.groups() if g is not None)
-                if small_int(value) == phase.width - 1:
+                if launch_reader.small_int(value) == phase.width - 1:
                     literal = m.group(0)
                     break
         if literal is None:
@@ -558,9 +566,10 @@ class UnreadableLaunch(Rule):
         return [self.finding(
             ctx, "launch", f"the critic cannot read the launch: {construct}",
             f"write the command inline with whole-number counts (or {{width}}){example}; the "
-            f"critic reads launches of at most {MAX_LAUNCH_CHARS} characters, nested at most "
-            f"{MAX_DEPTH} deep, whose loops unroll to at most {MAX_WORK} characters of "
-            f"commands (counts past {MAX_COUNT} are not expanded)")]
+            f"critic reads launches of at most {shell.MAX_LAUNCH_CHARS} characters, nested at "
+            f"most {shell.MAX_DEPTH} deep, whose loops unroll to at most "
+            f"{launch_reader.MAX_WORK} characters of commands (counts past "
+            f"{launch_reader.MAX_COUNT} are not expanded)")]
 
 
 RULES: tuple[Rule, ...] = (UnshardedWide(), UnderSaturated(), NeedlesslyNarrow(),
