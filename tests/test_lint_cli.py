@@ -2,6 +2,7 @@
 formats, suppressions, --fix, bad files, exit codes."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -153,3 +154,18 @@ def test_bad_ladder_in_workspace_is_usage_error(tmp_path: Path) -> None:
     result = lint(cwd=tmp_path)
     assert result.returncode == 2 and "ladder.yaml" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_linting_markdown_imports_no_code_readers(tmp_path: Path) -> None:
+    # pre-commit pays every import: a Markdown-only run needs neither libcst nor
+    # the critic's launch reader (only the critic's rule names and thresholds)
+    ws = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples" / "workspace", ws)
+    for code in ws.rglob("*.py"):
+        code.unlink()
+    probe = ("import sys\nfrom lint.cli import main\ntry:\n    main([])\nexcept SystemExit:\n"
+             "    pass\nprint('LOADED', sorted(m for m in sys.modules if m.startswith("
+             "('libcst', 'critics.launch', 'critics.shell', 'critics.suggest'))))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ws, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip().splitlines()[-1] == "LOADED []", out.stdout + out.stderr
