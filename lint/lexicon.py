@@ -88,6 +88,15 @@ _DIGIT_RE = re.compile(r"\d")
 # Characters that case-insensitive matching folds onto an ASCII letter though
 # str.lower() keeps them ("ſ" matches "s"): the gate sees their ASCII partner.
 _ASCII_FOLD = str.maketrans({"\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _gate_text(text: str) -> str:
+    """The text the literal gates look in: lowered, and folded as `re.I` folds
+    ("ſ" is "s"). Made once per text and passed to every kind."""
+    lowered = text.lower()
+    return lowered if lowered.isascii() else lowered.translate(_ASCII_FOLD)
+
+
 _LEADING_LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
 
 
@@ -203,10 +212,8 @@ class _Alternation:
         return self._full
 
     def regex_for(self, lowered: str) -> re.Pattern[str] | None:
-        """The union of the branches that can match `lowered` text; None when
-        none can."""
-        if not lowered.isascii():
-            lowered = lowered.translate(_ASCII_FOLD)
+        """The union of the branches that can match the text whose gate text
+        (`_gate_text`) is `lowered`; None when none can."""
         present = {i for lit, ix in self.by_literal
                    if (_DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered)
                    for i in ix} \
@@ -250,7 +257,7 @@ class _Kind:
     def _regex(self, text: str, lowered: str | None) -> re.Pattern[str] | None:
         if self.alternation is None:
             return None
-        lowered = text.lower() if lowered is None else lowered
+        lowered = _gate_text(text) if lowered is None else lowered
         if self.gate is not None and self.gate.search(text, lowered) is None:
             return None
         return self.alternation.regex_for(lowered)
@@ -477,7 +484,7 @@ class Lexicon:
 
     def mentions_anything(self, text: str) -> bool:
         text = _one_line(text)  # as tag() reads it
-        lowered = text.lower()
+        lowered = _gate_text(text)
         return any(kind.search(text, lowered) for kind in self._entity_kinds)
 
     def tag(self, text: str, cues_alone: bool = False) -> list[Token]:
@@ -486,7 +493,7 @@ class Lexicon:
         one claims nothing), unless `cues_alone` (a heading's verdict)."""
         found: list[Token] = []
         text = _one_line(text)
-        lowered = text.lower()
+        lowered = _gate_text(text)
         for kind in self._kinds:
             if kind.kind in ENTITY_KINDS:
                 found.extend(kind.find(text, lowered))
@@ -513,7 +520,7 @@ class _Gated:
                                           _required_literals(p)) for p in patterns])
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
-        regex = self.alternation.regex_for(text.lower() if lowered is None else lowered)
+        regex = self.alternation.regex_for(_gate_text(text) if lowered is None else lowered)
         return None if regex is None else regex.search(text)
 
 
