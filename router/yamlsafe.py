@@ -22,6 +22,12 @@ MAX_NUMERAL_CHARS = 100  # the longest int or float scalar we construct
 # (the ladder config: 0.5 ms against 7 ms), and pre-commit pays for every
 # load; the nodes, marks and safe constructors are the same.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml composes nested flow collections by C recursion, and some 25,000
+# levels of "[[[..." overflow the C stack: a crash, not an error. Past this
+# many openers the pure-Python parser reads it, whose recursion ends in a
+# RecursionError we report. Block nesting needs its depth in indentation, so
+# a bounded file cannot nest deep enough by indentation alone.
+_MAX_FLOW_OPENERS_FOR_LIBYAML = 1000
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
@@ -145,7 +151,10 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
     if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise YamlError(f"YAML document larger than {max_bytes} bytes", line_offset + 1)
     try:
-        loader = (_loader or _LOADER)(text)
+        if _loader is None:
+            _loader = _LOADER if text.count("[") + text.count("{") <= \
+                _MAX_FLOW_OPENERS_FOR_LIBYAML else yaml.SafeLoader
+        loader = _loader(text)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
         raise YamlError(f"invalid YAML: {exc}".splitlines()[0], line_offset + 1) from None
     except UnicodeEncodeError:  # libyaml reads UTF-8, which a lone surrogate is not

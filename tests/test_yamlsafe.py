@@ -51,3 +51,12 @@ def test_a_lone_surrogate_is_one_error_line() -> None:
     with pytest.raises(yamlsafe.YamlError) as exc:
         yamlsafe.load("a: '\ud800'\n")
     assert exc.value.line == 1
+
+
+@pytest.mark.parametrize("opener,closer", [("[", "]"), ("{", "}")])
+def test_deep_flow_nesting_is_an_error_not_a_crash(opener: str, closer: str) -> None:
+    # libyaml recurses on the C stack and crashes near 25,000 levels; the loader
+    # must not hand it such a document
+    with pytest.raises(yamlsafe.YamlError) as exc:
+        yamlsafe.load("x: " + opener * 60_000 + closer * 60_000 + "\n")
+    assert "nested too deeply" in exc.value.message
