@@ -327,6 +327,11 @@ class Engine:
         if not m:
             return []  # most sentences: nothing to resolve, nothing else to compute
         named = [t for t in previous.tokens if t.kind in _SUBJECT_KINDS and t.kind != "width"]
+        condition = _LEADING_CONDITION.match(previous.text)
+        if condition:
+            # "A: Only after GCP and the SLURM lanes are exhausted. It is the final
+            # backend": a condition names what comes before the subject, not it
+            named = [t for t in named if t.start >= previous.start + condition.end()]
         phrase = _HISTORY_SUBJECT.match(previous.text)
         if term:
             subject = term
@@ -867,6 +872,9 @@ _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)
                             r"(?=\s+(?:is|sits|was|has|goes|comes|runs|leads|stays|becomes|moved|"
                             r"stands)\b)", re.I)
 # The subject of a sentence: the words before its verb ("The flex-start cap used to …")
+_LEADING_CONDITION = re.compile(
+    r"^\W*(?:a:\s*)?(?:only\s+|not\s+until\s+)?(?:after|once|when|if|until|unless)\b"
+    r"[^,;:]*$", re.I)
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"
     r"originally|previously|once|at\s+first|started\s+out)\b", re.I)

@@ -22,7 +22,8 @@ _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardle
                            r"small)|any\s+amount\s+of\s+work", re.I)
 _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert|promot|demot|"
                     r"rais)\w*\b[^.;]{0,60}\b(?:into|to)\s+(?:the\s+)?\W{0,2}$", re.I)
-_COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?)?"  # "… at width 1 is below …"
+# "… at width 1 is below …", "a 0.5 GPU-hour eval on one GPU with 4 shards is below …"
+_COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?(?=\s+is\s))?"
                        r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
                        r"(below|under|above|over|past)\s+the\s+(?:widening\s+)?threshold", re.I)
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
@@ -148,7 +149,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             continue
         if example and not cued:
             # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
-            negated = reader.negated_before(gh.end + example.end())
+            negated = reader.negated_before(gh.end + example.end()) or bool(_DOES_NOT_FIRE.match(
+                reader.unit_text, gh.end + example.end()))
             if not (negated and _OTHER_CONDITION.search(s.text)):
                 # (a phase "with no shardable axis" is not narrow whatever its size)
                 props.append(Prop("narrow-at", (gh.value,), negated, gh.start, gh.end,
@@ -272,7 +274,10 @@ _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fi
                        r"not\s+flagged|ignored)\b|\bpasses\b", re.I)
 # "four GPU-hours of work or more"
 _OF_WORK_OR_MORE = re.compile(r"\s+of\s+(?:\w+\s+)?work\s+or\s+(?:more|above)\b", re.I)
-_FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise)\w*\b", re.I)
+_FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise|widen)\w*\b", re.I)
+# "0.9 GPU-hours: needlessly-narrow does not fire"
+_DOES_NOT_FIRE = re.compile(r"[`*_]*\s+(?:does\s+not|doesn[’']t|won[’']t|will\s+not|never|"
+                            r"must\s+not)\s+(?:fire|trigger|apply|flag|trip)\b", re.I)
 _BELOW = re.compile(r"\b(?:below|under|less\s+than|short\s+of)\s+(?:the\s+)?(?:an?\s+)?$", re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
 

@@ -171,10 +171,28 @@ def parse(path: str, text: str) -> Document:
             if kind == "heading":
                 heading = content
             list_id, ordered, item = lists[-1] if lists and kind != "heading" else (0, False, 0)
-            doc.units.append(Unit(kind, token.map[0] + 1, content, heading, raw,
-                                  _columns(raw, token.map[0], lines), list_id, ordered, item,
-                                  quoted=quotes > 0))
+            for first, part, quoted in _quote_parts(raw, token.map[0], lines, quotes > 0):
+                doc.units.append(Unit(kind, first + 1, _MARKUP.sub("", part), heading, part,
+                                      _columns(part, first, lines), list_id, ordered, item,
+                                      quoted=quoted))
     return doc
+
+
+def _quote_parts(raw: str, first: int, lines: list[str], quoted: bool
+                 ) -> list[tuple[int, str, bool]]:
+    """A quoted paragraph split where its lines stop starting with '>': in
+    "> 8× rungs are explicit-intent-only" then "This is stale." Markdown makes
+    the second line a lazy continuation of the quote, but its writer is
+    answering the quote. (0-based first line, raw text, quoted) per part."""
+    if not quoted or "\n" not in raw:
+        return [(first, raw, quoted)]
+    parts = raw.split("\n")
+    for k in range(1, len(parts)):
+        source = lines[first + k] if first + k < len(lines) else ""
+        if not source.lstrip().startswith(">"):
+            return [(first, "\n".join(parts[:k]), True),
+                    (first + k, "\n".join(parts[k:]), False)]
+    return [(first, raw, quoted)]
 
 
 # What follows a quoted statement to say it is wrong or old: "No: …", "That's
@@ -190,6 +208,9 @@ _CORRECTS = re.compile(
     r"(?:the\s+)?(?:old|retired|previous|original)\s+(?:text|line|wording|rule|version|claim)\b)",
     re.I)
 # A lead-in that introduces a quote as history: "The old prompt said:", "Before:"
+# "### Archive: old AGENTS.md wording (retired)": a section kept as history
+ARCHIVE_HEADING = re.compile(r"\b(?:archived?|retired|history|historical|deprecated|obsolete|"
+                             r"old\s+(?:wording|guide|rules?|ladder|docs?))\b", re.I)
 _QUOTE_LEAD = re.compile(r"\b(?:old|older|previous(?:ly)?|original(?:ly)?|used\s+to|said|"
                          r"read|retired|before|was|were|wrongly|incorrectly)\b[^\n]{0,80}:\s*$",
                          re.I)
@@ -215,7 +236,8 @@ def corrected_quote_lines(doc: Document) -> set[int]:
             j += 1
         before = units[i - 1] if i else None
         after = units[j] if j < len(units) else None
-        if (after is not None and _CORRECTS.match(after.text)) or (
+        if ARCHIVE_HEADING.search(units[i].heading) or (
+                after is not None and _CORRECTS.match(after.text)) or (
                 before is not None and _QUOTE_LEAD.search(before.text)):
             for unit in units[i:j]:
                 out.update(range(unit.line, unit.line + unit.text.count("\n") + 1))

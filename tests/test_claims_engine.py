@@ -705,6 +705,42 @@ FOLLOWS = [
      True, True),
     ("## Compute backends\n\nWe rent an NVIDIA GeForce RTX 4090 pod on RunPod for the demo.",
      False, False),
+    # a pronoun that is compared with a lane is the lane named before it
+    ("### Invariants\n\ncampus-preempt never takes more than 4 GPUs,\nand it is never tried "
+     "ahead of campus-a100.", False, True),
+    # after a clause that compares two backends, "first" places one against the other
+    ("Never plan on a RunPod pod showing up ahead of SLURM: the campus lanes always come "
+     "first.", False, False),
+    ("GCP is preferred over every other backend except the SLURM lanes, which always go "
+     "first.", True, True),
+    # a fragment answer names what comes before the next sentence's "it"
+    ("**Q: When does a job land on RunPod?**\nA: Only after GCP and the SLURM lanes are "
+     "exhausted. It is the final backend in the ladder.", False, False),
+    # every condition joined on counts: "once GCP has missed and campus is full"
+    ("## Compute backends\n\nThe router only gets to RunPod once GCP has missed and campus "
+     "is full.", False, False),
+    ("## Compute backends\n\nThe router goes to RunPod once GCP has missed.", True, True),
+    # settings, one per line, in a paragraph
+    ("Allowed provisioning per machine family:\na2-ultragpu-*: SPOT, FLEX_START, STANDARD\n"
+     "a3-highgpu-*: SPOT, FLEX_START", False, False),
+    ("Router settings excerpt:\nlead_long: FLEX_START\nflex_start_max_run: 7 days (120 h)\n"
+     "short_threshold: 4h", True, True),
+    ("## Width degradation\n\nOn capacity misses the router halves the width until it runs "
+     "out of GCP\noptions: 8× → 4× → 1×.", True, True),
+    # "any explicit intent" is not every intent
+    ("8× is part of the automatic ladder. You don't need any explicit intent to get an "
+     "8-GPU box.", False, True),
+    # a cap is not the job's length
+    ("Don't design a phase that needs ten days at 1× and expect DWS to carry it: flex-start "
+     "caps a VM at seven days, so the router won't offer FLEX_START for it at 1×.", False,
+     True),
+    # where a model leads is not what leads the width chain
+    ("#gpu-help\n> my eval is ~90 min at 1x, does it go spot?\n\nyep. under 4 h at that "
+     "width, so spot leads at 1x.", False, False),
+    # an onboarding procedure is not the backend order
+    ("## Onboarding: compute accounts\n\n1. Request a campus cluster account through the IT "
+     "form.\n2. Ask in #compute to be added to the GCP project.\n3. RunPod access is granted "
+     "by the team lead.", False, False),
 ]
 
 
@@ -1074,6 +1110,13 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("`needlessly-narrow`: width 1, a shardable axis of 2 or more, and gpu_hours ≥ 1.0 → "
      "REVISE.", False),
     ("1.5 GPU-hours at width 1: no needlessly-narrow flag.", True),
+    # "widen" is the rule firing; an amount said to be below the threshold is an example
+    ("Do not ask to widen phases under one GPU-hour.", False),
+    ("Do not ask to widen phases under four GPU-hours.", True),
+    ("Example: a 0.5 GPU-hour eval on one GPU with 4 shards is below the threshold.", False),
+    ("Example: a 1.5 GPU-hour eval on one GPU with 4 shards is below the threshold.", True),
+    ("0.9 GPU-hours, width 1, 16 shards: needlessly-narrow does not fire.", False),
+    ("1.5 GPU-hours, width 1, 16 shards: needlessly-narrow does not fire.", True),
     ("One process behind `CUDA_VISIBLE_DEVICES=0,1,2,3` at width 4 isn't parallel work → "
      "REVISE (`unsharded-wide`).", False),
 ])
@@ -1200,3 +1243,23 @@ def test_a_corrected_block_quote_claims_nothing_for_any_rule() -> None:
     # the correction is read like any prose
     wrong = lint("> GCP → SLURM → RunPod\n\nnit: fixed to GCP → RunPod → SLURM.\n")
     assert [(f.rule, f.line) for f in wrong] == [("ladder-drift", 3)]
+
+
+def test_a_quote_answered_on_its_next_line_is_corrected() -> None:
+    # Markdown makes the unmarked line a lazy continuation of the quote; its
+    # writer is answering the quote, and the answer is still read
+    retired = "> 8× rungs are explicit-intent-only, not in the auto-ladder\n"
+    assert lint(retired + "This is stale. 8× is in the automatic ladder today.\n") == []
+    wrong = lint(retired + "This is stale. 8× rungs are still not in the auto-ladder.\n")
+    assert [(f.rule, f.line) for f in wrong] == [("stale-claim", 2)]
+    assert [f.rule for f in lint(retired + "Keep this in mind.\n")] == ["stale-claim"]
+
+
+def test_a_retired_claim_said_to_be_gone_or_archived_is_not_stale() -> None:
+    assert lint("## Changelog\n\n- 8× rungs are now part of the automatic ladder; the "
+                "explicit-intent-only\n  rule is gone.\n") == []
+    assert lint("### Archive: old AGENTS.md wording (retired)\n\n> 8× rungs are "
+                "explicit-intent-only, not in the auto-ladder.\n") == []
+    # under a changelog heading a line can still state today's ladder
+    assert [f.rule for f in lint("## Changelog\n\n- 8× rungs are explicit-intent-only "
+                                 "now.\n")] == ["stale-claim"]

@@ -8,6 +8,8 @@ ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
 SENTENCE_END = re.compile(r"(?<!\.[a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?](?=\s|$)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+# A line that is a setting: "a3-highgpu-*: SPOT, FLEX_START", "verdicts: APPROVE"
+SETTING_LINE = re.compile(r"[ \t]*[`*]*[\w{][\w.*{}/-]*[`*]*[ \t]*[:=][ \t]+\S")
 QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")
 # "Unlike X, which …, Y …": a contrast opening a sentence
 CONTRAST = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+(?:to|with))"
@@ -134,5 +136,7 @@ EVERY_FAMILY = re.compile(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s
                           r"(?<=both\s)(?:gpu|gcp\s+gpu)\s+types|"
                           # "every GCP machine type on the ladder"
                           r"(?:gcp\s+|gpu\s+)?machine[\s-]types?\s+on\s+the\s+ladder)\b", re.I)
+# "any explicit intent" is the retired explicit-intent rule, not every intent
 EVERY_INTENT = re.compile(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
-                          r"(?:(?:\w+|\d+)\s+)?(?:plan\s+)?intents?\b", re.I)
+                          r"(?:(?!explicit\b|special\b|particular\b|specific\b)(?:\w+|\d+)\s+)?"
+                          r"(?:plan\s+)?intents?\b", re.I)

@@ -529,6 +529,10 @@ class LengthReading(ReaderBase):
                 if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[
                         d2.end:d2.end + 25], re.I):
                     continue  # "past the 168 h FLEX_START limit" names the limit
+                if re.search(r"\b(?:caps?|capped|limits?|limited|max(?:imum)?|ceiling|"
+                             r"tops?\s+out)\b(?:\s+(?!at\b|to\b|of\b)[\w-]+){0,3}\s+(?:at|to|of)\s+$",
+                             self.unit_text[max(0, d2.start - 40):d2.start], re.I):
+                    continue  # "flex-start caps a VM at seven days": the limit, not a length
                 cmp = self._comparator(d2)
                 if cmp is not None:
                     if not any(c.start > d.start for c in classes):

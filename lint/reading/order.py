@@ -26,6 +26,9 @@ _STEP_FIRST = re.compile(r"\W*(?:before|after)\b[^,;]{1,80},\s*(?:please\s+)?(?:
                          r"export|write|read|commit|push|grab|get|submit|clear|warm|profile|"
                          r"benchmark|copy|upload|download|sync)\b", re.I)
 
+# A clause whose subject is a pronoun: "…, and it is never tried ahead of …"
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:and\s+|but\s+|so\s+)?(?:it|they|this\s+one|that\s+one)\b",
+                              re.I)
 # What makes a term a clause's subject: its own verb right after it.
 _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only|comes?|"
                             r"(?:is|are|have|has)(?!\s+(?:all\s+)?(?:exhausted|full|dry|out|busy|"
@@ -251,6 +254,12 @@ class OrderReading(ReaderBase):
             if not subjects:
                 return
         subject = subjects[-1]
+        if subject.start < floor and _PRONOUN_SUBJECT.match(self.text(floor, first_cue.start)):
+            # "campus-preempt never takes more than 4 GPUs, and it is never tried
+            # ahead of campus-a100": the pronoun is the term of the object's kind
+            after = next((t for t in ords if t.start >= first_cue.end), None)
+            subject = next((t for t in reversed(subjects)
+                            if after is not None and t.term[0] == after.term[0]), subject)
         named: list[TermTok] = [subject]
         for i, cue in enumerate(cues):
             stop = cues[i + 1].start if i + 1 < len(cues) else self.s.end
@@ -344,8 +353,10 @@ class OrderReading(ReaderBase):
             main = [t for t in self.terms if orderable(t.term) and t.start >= cut]
             rest = self.text(cut, self.s.end)
         else:
+            # "once GCP has missed and campus is full": every condition joined on
             tail = re.search(rf"\b(?:if|when|whenever|once|as\s+soon\s+as)\b([^,;:]*?)\b"
-                             rf"(?:{self._EXHAUSTED})\b", self.s.text, re.I)
+                             rf"(?:{self._EXHAUSTED})\b(?:,?\s+(?:and|or)\s+[^,;:]*?\b"
+                             rf"(?:{self._EXHAUSTED})\b)*", self.s.text, re.I)
             if not tail or tail.start() == 0 or re.search(r"\bonly\s*$",
                                                           self.s.text[:tail.start()], re.I):
                 return
@@ -815,12 +826,28 @@ class OrderReading(ReaderBase):
                 if target is None:
                     continue
                 negated = self.negated_before(cue.start)
+            if self._first_of_pair(cue, target):
+                continue
             kind = cue.kind
             if target.term[0] == "lane" and not re.search(
                     r"resort|\b(?:overall|whole\s+ladder|entire\s+ladder|of\s+all|everything)\b",
                     self.s.text, re.I):
                 kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
             self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
+
+    def _first_of_pair(self, cue: Token, target: TermTok) -> bool:
+        """'Never plan on RunPod showing up ahead of SLURM: the campus lanes always
+        come first': after a clause that compares two backends, 'first' places
+        one of the pair against the other, not on the whole ladder."""
+        if cue.kind != "first" or target.term[0] != "backend":
+            return False
+        floor = self.clause_start(cue.start)
+        compared = any(t.kind in ("before", "after") and t.end <= floor for t in self.tokens)
+        backends = {t.term for t in self.terms if t.term[0] == "backend"}
+        # "preferred over every other backend except the SLURM lanes, which go first"
+        everything = re.search(r"\b(?:every|all|any)\s+(?:the\s+)?(?:other\s+)?(?:backends?|"
+                               r"rungs?|options?)\b|\bexcept\b", self.s.text, re.I)
+        return compared and not everything and len(backends) == 2 and target.term in backends
 
     # "first"/"last" as an adjective on a noun of time or of a document: an
     # ordinal of something else, not a rung's position.
@@ -875,6 +902,11 @@ class OrderReading(ReaderBase):
         before = [t for t in ords if t.end <= cue.start]
         if verbish:
             nxt = [t for t in self.terms if t.start >= cue.end]
+            subject = [t for t in self.terms if t.end <= cue.start][-1:]
+            if nxt and nxt[0].term[0] == "width" and subject and \
+                    subject[0].term[0] == "model" and re.fullmatch(
+                    r"\s*(?:at|on)\s+(?:the\s+)?", self.text(cue.end, nxt[0].start), re.I):
+                nxt = []  # "spot leads at 1x": where the model leads, not what leads
             if nxt and orderable(nxt[0].term) and len(self.text(cue.end, nxt[0].start)) <= 20:
                 return nxt[0]
             # "the H100 family (a3-highgpu) leads each width": the subject leads

@@ -18,6 +18,7 @@ from lint.reading.cues import (
     ORDERABLE,
     QUOTED,
     SENTENCE_END,
+    SETTING_LINE,
 )
 
 
@@ -36,10 +37,36 @@ class Sentence:
 
 # ---- sentences and tokens --------------------------------------------------------------------
 
+def _setting_breaks(text: str) -> list[re.Match[str]]:
+    """Line breaks before a `key: value` line that starts a setting of its own:
+    after a line that ends a sentence or a lead-in, after another setting, or
+    with a key that is an identifier ("lead_long:", "a3-highgpu-*:"). A wrapped
+    line of prose ("…of GCP\noptions: 8× → 4×") is not one."""
+    if "\n" not in text or (":" not in text and "=" not in text):
+        return []
+    out = []
+    for m in re.finditer(r"\n", text):
+        line = SETTING_LINE.match(text, m.end())
+        if not line:
+            continue
+        previous = text[text.rfind("\n", 0, m.start()) + 1:m.start()].rstrip(" *_`")
+        key = line.group(0).split(":")[0].split("=")[0]
+        if previous.endswith((":", ".", "!", "?", ")")) or SETTING_LINE.match(previous) or \
+                re.search(r"[_*{}/-]", key.strip(" `*")):
+            out.append(m)
+    return out
+
+
 def split_sentences(text: str) -> Iterator[tuple[int, int]]:
     quotes = [(q.start(), q.end()) for q in QUOTED.finditer(text) if re.search(r"\s", q.group(0))]
     start = 0
-    for m in SENTENCE_END.finditer(text):
+    ends = list(SENTENCE_END.finditer(text))
+    settings = _setting_breaks(text)
+    if settings:
+        ends = sorted([*ends, *settings], key=lambda m: m.start())
+    for m in ends:
+        if m.start() < start:
+            continue
         if any(a < m.start() < b - 1 for a, b in quotes):
             continue  # a quoted statement is one mention, semicolons and all
         if text[max(0, m.start() - 2):m.end()] == "..." and \

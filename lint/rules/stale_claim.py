@@ -343,6 +343,14 @@ def load(path: Path = PACKAGED) -> list[StaleClaim]:
     return claims
 
 
+# "…; the explicit-intent-only rule is gone": the sentence retires the claim
+_RETIRED_NOTE = re.compile(
+    r"\b(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:now\s+|since\s+)?(?:gone|retired|"
+    r"removed|dropped|obsolete|stale|dead|deprecated|abolished|lifted|scrapped|reverted)\b|"
+    r"\b(?:retired|obsolete|deprecated|outdated|old|former|previous)\s+(?:\w+\s+)?(?:rule|wording|"
+    r"line|ladder|guide|guidance|text|version|policy)\b", re.I)
+
+
 def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, int]]:
     """Sentences that state a retired claim, keyed by (unit line, sentence
     start): each with the claim and the offset of the match in the unit text.
@@ -351,7 +359,7 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
     if key in ctx.doc.cache:
         return ctx.doc.cache[key]
     from lint import reading
-    from lint.document import corrected_quote_lines
+    from lint.document import ARCHIVE_HEADING, corrected_quote_lines
 
     lexicon = ctx.run.engine.lexicon
     found: dict[tuple[int, int], tuple[StaleClaim, int]] = {}
@@ -376,6 +384,7 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
                     continue
                 tokens = lexicon.tag(masked, cues_alone=True)
                 if re.search(r"\b(?:none|nothing|no\s+longer)\b", masked, re.I) or \
+                        _RETIRED_NOTE.search(masked) or ARCHIVE_HEADING.search(unit.heading) or \
                         any(t.kind == "history" for t in tokens) or any(
                         t.kind == "neg" and t.end <= m.start() + 1 and
                         masked[t.start:t.end].lower() != "no" for t in tokens):
