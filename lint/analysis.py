@@ -724,6 +724,8 @@ class Engine:
             if q.unit.table_id and any(t.kind == "model" for t in q.sentence.tokens):
                 continue  # '| FLEX_START offered? |' heads a column read by _read_columns
             body = q.unit.text[q.sentence.start:q.sentence.end]
+            # "Onboarding FAQ\nQ: What's …": a title line run into the question
+            body = re.sub(r"^[^\n]*\n(?=\W*q(?:uestion)?\s*[:.])", "", body, flags=re.I)
             body = re.sub(r"^\W*(?:q(?:uestion)?\s*[:.]\s*)?", "", body, flags=re.I)
             body = body.rstrip(" ?*_")
             answer = a.unit.text[a.sentence.start:a.sentence.end]
@@ -818,6 +820,11 @@ _HOW_NARROW = re.compile(
     r"\s+(?P<subj>.+?)\s+(?P<verb>go|degrade|drop|fall|get|shrink|narrow)\b(?P<tail>.*)$", re.I)
 _HOW_LONG = re.compile(r"\W*how\s+long\s+(?:does|do|will|should|can|may|would)\s+(?P<subj>.+?)\s+"
                        r"(?P<verb>wait|run|live|last|stay|queue|sit|keep)\b(?P<tail>.*)$", re.I)
+# "What's the longest a flex-start VM can run? Fourteen days."
+_LONGEST = re.compile(r"\W*what(?:['’]s|\s+is)\s+the\s+(?:longest|maximum|max|most)\s+"
+                      r"(?:(?:time|run|job|duration|runtime|length)\s+)?(?P<subj>.+?)\s+"
+                      r"(?:can|will|may|would|could|is\s+allowed\s+to)\s+"
+                      r"(?P<verb>run|take|hold|last|keep|accept|go)\b(?P<tail>.*)$", re.I)
 # "A100 or H100 first? H100: it is faster." reads "H100 first"
 _ALTERNATIVES = re.compile(r"(?P<x>[\w.-]+)\s+or\s+(?P<y>[\w.-]+)", re.I)
 # where an elliptical answer's phrase ends: "The H100 one; A100s follow."
@@ -831,6 +838,9 @@ def _completed(question: str, answer: str) -> str | None:
     phrase = _ANSWER_PHRASE_END.split(answer, maxsplit=1)[0].strip(" *_")
     if not phrase or len(phrase.split()) > 8:
         return None
+    longest = _LONGEST.match(question)
+    if longest:
+        return f"{longest['subj']} runs at most {phrase}{longest['tail']}"
     long = _HOW_LONG.match(question)
     if long:  # "How long does the router wait on campus-a100? About two hours."
         return f"{long['subj']} {long['verb']}s up to {phrase}{long['tail']}"
@@ -845,6 +855,12 @@ def _completed(question: str, answer: str) -> str | None:
     if subject:
         return f"{phrase} {question[subject.end():]}"
     obj = _WH_OBJECT.match(question)
+    ordinal = re.search(r"\b(?:first|last|next|second)\b", obj["clause"], re.I) if obj else None
+    if obj and ordinal and len(phrase.split()) <= 3:
+        # "Which family does the router try first at 4× spot? H100." reads "the router
+        # try H100 first at 4× spot": the answer is the object the ordinal places
+        clause = obj["clause"]
+        return f"{clause[:ordinal.start()]}{phrase} {clause[ordinal.start():]}"
     if obj:  # the whole answer: an object may be a chain
         return f"{obj['noun']} {obj['clause']} {answer}".strip()  # "widths I ask for 1, 2"
     head = phrase.split()[-1].lower() if phrase.split() else ""

@@ -120,6 +120,7 @@ _DESCRIBE = {
     "reach": lambda p: f"{p.args[0]} can run at {p.args[1]}×",
     "floor": lambda p: f"no request goes below {p.args[0]}×",
     "in-auto": lambda p: f"{p.args[0]}× rungs are in the auto ladder",
+    "request-first": lambda p: f"a width-{p.args[0]} request starts at {p.args[1]}×",
     "width": lambda p: f"{a_or_an(str(p.args[0]))}× width",
     "direction": lambda p: {"up": "a miss widens the request",
                             "down": "a miss narrows the request",
@@ -585,6 +586,21 @@ def _in_auto(p: Prop, facts: Facts):
         f"the auto ladder walks {facts.width_label()} on GCP", ()
 
 
+def _request_first(p: Prop, facts: Facts):
+    """'A width-8 request starts at 4×': the first GCP rung the planner plans
+    for a request of that width (any intent that allows it)."""
+    request, start = p.args
+    if request not in facts.widths:
+        return None, "", ()
+    firsts = {rungs[0].width for intent in facts.intents if facts.min_width(intent) <= request
+              for rungs in [facts.plan(intent, request, 0.01)] if rungs}
+    if not firsts:
+        return None, "", ()
+    chain = facts.width_label(tuple(w for w in facts.width_chain() if w <= max(firsts)))
+    return start in firsts, f"a width-{request} request starts at {max(firsts)}× ({chain})", \
+        ((p.start, p.end, f"{max(firsts)}×"),)
+
+
 def _width_valid(p: Prop, facts: Facts):
     return p.args[0] in facts.widths, f"widths {facts.width_label()}", ()
 
@@ -749,7 +765,7 @@ _JUDGES = {
     "tail-width": _tail_width, "runpod-gpu-type": _runpod_gpu_type,
     "verdict-set": _verdict_set, "lane-count": _lane_count,
     "floor": _floor,
-    "in-auto": _in_auto,
+    "in-auto": _in_auto, "request-first": _request_first,
     "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "narrow-at": _narrow_at,

@@ -76,6 +76,9 @@ def canonical(p: Prop, facts: Facts) -> str:
         return f"{intent} has minimum width {facts.min_width(intent)}×."
     if kind in ("width", "direction"):
         return f"GCP widths degrade {facts.width_label()} on capacity misses."
+    if kind == "request-first":
+        chain = tuple(w for w in facts.width_chain() if w <= p.args[0])
+        return f"A width-{p.args[0]} request walks {facts.width_label(chain)} on GCP."
     if kind in ("in-auto", "max-width"):
         return f"The {facts.widest}× rungs are part of the auto ladder."
     if kind == "consequence":

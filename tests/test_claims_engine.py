@@ -737,6 +737,27 @@ FOLLOWS = [
     # where a model leads is not what leads the width chain
     ("#gpu-help\n> my eval is ~90 min at 1x, does it go spot?\n\nyep. under 4 h at that "
      "width, so spot leads at 1x.", False, False),
+    # rank comparatives
+    ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
+    ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),
+    ("## Compute backends\n\nRunPod ranks above SLURM in the ladder.", True, True),
+    # where a request of one width starts, from the planner (changed ladder: widest 4)
+    ("### Width-8 requests\n\nA width-8 request starts at 4× unless the plan opts in.",
+     True, True),
+    ("### Width-4 requests\n\nA width-4 request starts at 2× unless the plan opts in.",
+     True, True),
+    ("### Width-4 requests\n\nA width-4 request starts at 4×.", False, False),
+    ("## Compute backends\n\nThe walk starts at 1× and widens on a miss.", True, True),
+    # an FAQ's elliptical answer to "what's the longest …" is a maximum
+    ("Onboarding FAQ\nQ: What's the longest job FLEX_START will take at one width?\nA: Three "
+     "days.", True, False),
+    ("Q: What's the longest a flex-start VM can run?\nA: Seven days.", False, True),
+    # an answer to "which … does the router try first" is what goes first
+    ("Router FAQ\nQ: Which family does the router try first at 4× spot?\nA: H100.", True,
+     False),
+    # FLEX_START's maximum written as a hold time or a setting
+    ("DWS VMs can be held for up to 30 days.", True, True),
+    ("- flex max: 168 h at the width being tried", False, True),
     # an onboarding procedure is not the backend order
     ("## Onboarding: compute accounts\n\n1. Request a campus cluster account through the IT "
      "form.\n2. Ask in #compute to be added to the GCP project.\n3. RunPod access is granted "

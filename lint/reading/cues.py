@@ -95,6 +95,7 @@ WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\
 CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
                           r"requests?)\b", re.I)
 MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:ped|s)?|fits?|"
+                     r"tops?\s+out|"
                      r"lives?\s+(?:for|up\s+to)|lifetime|lasts?\s+(?:for|up\s+to)|"
                       r"no\s+longer\s+than|longer\s+than|beyond|exceed\w*|run\s+duration|"
                       r"capped|ceiling|within|over|more\s+than|under|below|past|"

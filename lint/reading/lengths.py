@@ -729,7 +729,8 @@ class LengthReading(ReaderBase):
         if not fl or not durations or not MAX_CUE.search(self.s.text):
             return
         if self.length_class(fl[0].start) and not re.search(
-                r"\b(?:max(?:imum)?|at\s+most|run\s+duration|limit|cap)\b", self.s.text, re.I):
+                r"\b(?:max(?:imum)?|at\s+most|up\s+to|run\s+duration|limit|cap|tops?\s+out)\b",
+                self.s.text, re.I):
             return
         best = None
         for d in durations:

@@ -828,12 +828,30 @@ class OrderReading(ReaderBase):
                 negated = self.negated_before(cue.start)
             if self._first_of_pair(cue, target):
                 continue
+            request = self._width_of_request(cue, target)
+            if request is not None:
+                # "A width-8 request starts at 4×": where that request starts
+                self.add("request-first", (request, target.term[1]), target.start, target.end,
+                         negated, topic="width chain")
+                continue
             kind = cue.kind
             if target.term[0] == "lane" and not re.search(
                     r"resort|\b(?:overall|whole\s+ladder|entire\s+ladder|of\s+all|everything)\b",
                     self.s.text, re.I):
                 kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
             self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
+
+    def _width_of_request(self, cue: Token, target: TermTok) -> int | None:
+        """The width of the request a width 'first' is said of: "A width-8
+        request starts at 4×", "an 8× job begins at 4×"."""
+        if target.term[0] != "width" or target.start < cue.end:
+            return None
+        for t in self.terms:
+            if t.term[0] == "width" and t.end <= cue.start and t.term != target.term and \
+                    re.match(r"[\s`*_]*(?:[\w-]+\s+)?(?:request|job|phase|run)s?\b",
+                             self.text(t.end, cue.start), re.I):
+                return t.term[1]
+        return None
 
     def _first_of_pair(self, cue: Token, target: TermTok) -> bool:
         """'Never plan on RunPod showing up ahead of SLURM: the campus lanes always
