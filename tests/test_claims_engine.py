@@ -737,6 +737,15 @@ FOLLOWS = [
     # where a model leads is not what leads the width chain
     ("#gpu-help\n> my eval is ~90 min at 1x, does it go spot?\n\nyep. under 4 h at that "
      "width, so spot leads at 1x.", False, False),
+    # a follow-up sentence is about the worked job before it, at the width it ran at
+    ("## Compute backends\n\nA 2 h job at 4× runs 4 h at 2×. That's right at the line, so "
+     "it's still short and SPOT leads there.", True, False),
+    ("## Compute backends\n\nA 5 h job at 8× that degrades to 4× runs 10 h there; at that "
+     "length it leads with FLEX_START.", False, True),
+    ("## Compute backends\n\nA 30 h job at 8× runs 240 h at 1×. That's inside the "
+     "flex-start window, so FLEX_START leads at 1×.", True, True),
+    ("A job that takes 3 h at 8× takes 6 h at 4×. It is short at 8× (SPOT first) and long at "
+     "4× (FLEX_START first).", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -63,6 +63,11 @@ _A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+
 _CHANGED_TO = re.compile(rf"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?{CHANGE_VERBS}\s+"
                          r"(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
 _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
+# A sentence about the job of the sentence before: "That's right at the line, so it's
+# still short", "At that length it leads with SPOT", "There it is long"
+_FOLLOW_UP = re.compile(r"\W*(?:(?:and|but|so|then)\s+)?(?:that(?:['’]s|\s+is|\s+makes|\s+puts)|"
+                        r"this\s+(?:is|makes)|it(?:['’]s|\s+is|\s+runs|\s+leads|\s+gets|\s+stays)|"
+                        r"at\s+that\s+(?:length|width|point)|there\b)", re.I)
 # "The cap is fourteen days" after a sentence about FLEX_START's maximum
 _THE_CAP = re.compile(r"^\W*(?:the|that|this|its|their)\s+(?P<cap>cap|limit|maximum|ceiling|"
                       r"max(?:imum)?\s+run(?:\s+duration)?)\s+(?:is|sits\s+at|of)\b", re.I)
@@ -117,7 +122,8 @@ class LengthReading(ReaderBase):
             return
         if self.carried and models and self._carried_lead(models):
             return
-        if self.carried and (classes or durations) and self._carried_example(classes, durations):
+        if self.carried and (classes or durations or (models and _FOLLOW_UP.match(self.s.text))) \
+                and self._carried_example(classes, durations):
             return
         if self.carried and models and self._carried_offer(models):
             return
@@ -604,15 +610,30 @@ class LengthReading(ReaderBase):
         """'A 1 h job at 8×: at 8× it is short; at 2× (4 h) short': the job of the
         sentence before, stated at each width this one names."""
         assert self.carried is not None
-        if not re.match(r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b|"
-                        r"\W*\d{1,2}\s*[×x]\s*[:—–-]", self.s.text, re.I):
+        follow_up = _FOLLOW_UP.match(self.s.text)
+        if not follow_up and not re.match(r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b|"
+                                          r"\W*\d{1,2}\s*[×x]\s*[:—–-]", self.s.text, re.I):
             return False  # "at 2× (4 h) short", or an item "2×: 2 h, short, SPOT lead"
         hours, width0 = self.carried
         widths = [t for t in self.terms if t.term[0] == "width"]
+        if follow_up and len(self.kinds("width")) > 1 and not re.match(
+                r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
+            return False  # "It is short at 8× and long at 4×": each class before its width
+        if follow_up and not widths:
+            # "A 2 h job at 4× runs 4 h at 2×. That's right at the line, so it's still
+            # short": the width the sentence before ran the job at
+            named = [t for t in self.previous_terms if t.term[0] == "width"]
+            if not named:
+                return False
+            widths = [TermTok(named[-1].term, self.s.start, self.s.start)]
         read = False
         for i, w in enumerate(widths):
             stop = widths[i + 1].start if i + 1 < len(widths) else self.s.end
             at = w.term[1]
+            if follow_up and len(self.kinds("width")) <= 1:
+                # "That's inside the flex-start window, so FLEX_START leads at 1×": one
+                # width places the whole sentence
+                w = TermTok(w.term, self.s.start, self.s.start)
             for c in (c for c in classes if w.end <= c.start < stop):
                 self.add("consequence", (hours, width0, at, "class", c.kind), c.start, c.end,
                          self.negated_before(c.start), topic="derived length")
