@@ -746,6 +746,18 @@ FOLLOWS = [
      "flex-start window, so FLEX_START leads at 1×.", True, True),
     ("A job that takes 3 h at 8× takes 6 h at 4×. It is short at 8× (SPOT first) and long at "
      "4× (FLEX_START first).", False, False),
+    # the class, lead or cap judged at the request only (the ladder judges each width)
+    ("The cap is checked against the job's length at the width you originally requested, "
+     "not the narrower width it degrades to.", True, True),
+    ("Short means under 4 h at the width you requested; the router doesn't recompute it "
+     "when it narrows the job.", True, True),
+    ("The lead model is picked once, from the job's length at the requested width, and "
+     "then reused for every narrower rung.", True, True),
+    ("Length is measured at each width, not once at the requested width.", False, False),
+    ("The short cutoff is 4 h, and it's measured at the width being tried, not at the width "
+     "you asked for.", False, True),
+    # the threshold in GPU-hours is another unit
+    ("The short/long cutoff is 4 GPU-hours, measured at the width being tried.", True, True),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -136,7 +136,11 @@ class LengthReading(ReaderBase):
                 at = self.s.start + unit.start()
                 self.add("threshold-unit", ("GPU-hours",), at, self.s.start + unit.end(),
                          self.negated_before(at), topic="length threshold")
-            elif gh and not durations and self.length_class(self.s.start + gh.start()):
+            elif gh and not [d for d in durations if not (
+                    self.s.start + gh.start() <= d.start < self.s.start + gh.end())] and (
+                    self.length_class(self.s.start + gh.start()) or re.search(
+                        r"\b(?:cut-?off|threshold|boundary|line)\b", self.s.text, re.I)):
+                # "The short/long cutoff is 4 GPU-hours": a job's length, not its GPU-hours
                 at = self.s.start + gh.start()
                 self.add("threshold-unit", ("GPU-hours",), at, at + len(gh.group(0)),
                          self.negated_before(at), topic="length threshold")

@@ -55,12 +55,29 @@ _CLASS_KEPT = re.compile(
 # once, against the length at the requested width", "narrower widths inherit that
 # decision": one decision for every width, whatever it decides
 _DECIDED_ONCE = re.compile(
-    r"\b(?:picks?|chooses?|decides?|works?\s+out|checks?|checked|computes?|computed|"
-    r"evaluates?|evaluated|sets?|looks?\s+at)\b[^.;:]{0,60}?\bonce\b|"
-    r"\b(?:keeps?|keeping|reuses?|reusing)\s+(?:it|that|this|the\s+same|that\s+same)\s+"
-    r"(?:lead(?:\s+model)?\s+|class\s+|decision\s+)?(?:at|for|on)\s+every\s+(?:narrower|"
-    r"degraded|lower|smaller)\s+width|"
+    r"\b(?:picks?|picked|chooses?|chosen|decides?|decided|works?\s+out|checks?|checked|"
+    r"computes?|computed|evaluates?|evaluated|sets?|looks?\s+at|measured|measures?|"
+    r"classified|classifies|determined|judged)\b[^.;:]{0,60}?\bonce\b|"
+    r"\b(?:keeps?|keeping|kept|reuses?|reusing|reused)\s+(?:(?:it|that|this|the\s+same|that\s+same)"
+    r"\s+)?(?:lead(?:\s+model)?\s+|class\s+|decision\s+)?(?:at|for|on)\s+every\s+(?:narrower|"
+    r"degraded|lower|smaller)\s+(?:width|rung)|"
     r"\b(?:narrower|degraded|lower)\s+widths\s+inherit\b", re.I)
+# "checked against the job's length at the width you originally requested": the
+# class, the lead or the cap judged at the request only
+_AT_REQUEST = re.compile(
+    r"\b(?:measured|checked|judged|computed|decided|classified|compared|evaluated|based|"
+    r"looked\s+up)\b(?P<gap>[^.;:]{0,50}?)\bat\s+the\s+(?:width\s+(?:you|it\s+was|they\s+were|"
+    r"the\s+job\s+was)\s+(?:originally\s+|first\s+)?(?:requested|asked\s+for|submitted\s+at)|"
+    r"(?:requested|original|asked[- ]for|submitted)\s+width)\b(?P<after>[^.;:]{0,30})", re.I)
+# "the router doesn't recompute it when it narrows", "treated as short at every width
+# it degrades to"
+_NOT_RECOMPUTED = re.compile(
+    rf"\b{_NOT}\s+re-?(?:compute|check|evaluate|classif(?:y|ies)|measure|decide|judge)\w*\b"
+    r"[^.;:]{0,40}?\b(?:narrow\w*|degrad\w*|width|fall\w*\s+back)|"
+    r"\btreated\s+as\s+(?:short|long)\s+at\s+every\s+(?:narrower\s+)?width\b", re.I)
+# what makes "at the requested width" one of several ("…, and again at each width")
+_ALSO_LATER = re.compile(r"\b(?:each|every|per|again)\b|\b(?:not|rather\s+than|instead\s+of)\s+"
+                         r"(?:\w+\s+){0,2}?(?:once|at)\b", re.I)
 _CLASS_NOT_CHANGING = re.compile(
     rf"\b{_NOT}\s+(?:change|affect|alter|touch)\s+(?:the\s+|its\s+|a\s+job'?s\s+)?"
     r"(?:length[- ]class|class(?:ification)?|short\s*/\s*long)\b", re.I)
@@ -129,6 +146,16 @@ class ScalingReading(ReaderBase):
                          topic="length class at a degraded width")
                 return
         m = _CLASS_NOT_CHANGING.search(text)
+        if m:
+            start, end = self._at(m)
+            self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
+                     topic="length class at a degraded width")
+            return
+        m = _AT_REQUEST.search(text)
+        if m and (_ALSO_LATER.search(m.group("gap") + " at") or re.match(
+                r"\W*(?:and|or)\s+(?:again|at\s+(?:each|every))", m.group("after"), re.I)):
+            m = None
+        m = m or _NOT_RECOMPUTED.search(text)
         if m:
             start, end = self._at(m)
             self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
