@@ -247,7 +247,8 @@ def corrected_quote_lines(doc: Document) -> set[int]:
 
 
 _DATA_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "yaml", "yml"})
-_KEY_LINE = re.compile(r"[ \t]*(?:[-*][ \t]+)?[A-Za-z][A-Za-z_ -]{0,40}[ \t]*[:=][ \t]*\S")
+# "short: SPOT -> FLEX_START", "a3-highgpu-8g: SPOT, FLEX_START": a key and its value
+_KEY_LINE = re.compile(r"[ \t]*(?:[-*][ \t]+)?[A-Za-z][\w*{}. -]{0,40}[ \t]*[:=][ \t]*\S")
 # a tool's output ("CLAUDE.md:3:22: ladder-drift …") quotes text; it claims nothing
 # a YAML comment: at the line's start, or after a value and whitespace
 _COMMENT = re.compile(r"(?:^|\s)#+[ \t]*([^#\n]*)$")

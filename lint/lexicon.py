@@ -394,7 +394,13 @@ class Lexicon:
             choices.append((with_width, [machine]))
             wild = rf"{re.escape(before)}(?:\*|\{{\w*\}}|N|X|n)(?:{re.escape(after)})?"
             bare = re.escape(before.rstrip("-_"))
+            # "the A3 highgpu machines": the machine series written as words
+            spaced = r"[\s_-]+".join(re.escape(part) for part in re.split(r"[-_]+",
+                                                                         before.strip("-_")))
             words = [wild, bare, re.escape(name)]
+            if spaced != bare:
+                words.append(spaced + r"(?=\s+(?:machines?|vms?|boxes|nodes?|family|shapes?|"
+                                      r"types?|series|rungs?)\b)")
             gpu_model = re.search(r"[A-Z]\d{2,4}[A-Za-z]?", family.gpu)
             if gpu_model:
                 words += [p.replace("{gpu}", re.escape(gpu_model.group(0)))

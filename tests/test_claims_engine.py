@@ -758,6 +758,19 @@ FOLLOWS = [
      "you asked for.", False, True),
     # the threshold in GPU-hours is another unit
     ("The short/long cutoff is 4 GPU-hours, measured at the width being tried.", True, True),
+    # a model written as the config names it, or by a GCP-only name, is this ladder's
+    ("### H100 notes\n\nDynamic Workload Scheduler is not available for the H100 family.",
+     True, True),
+    ("### H100 nodes\n\nH100 is FLEX_START only: no spot VMs and no on-demand.", True, True),
+    ("### H100 nodes\n\nH100 is FLEX_START/SPOT only: no on-demand.", False, False),
+    ("### Costs\n\nUse on-demand H100s for the critical path; spot for sweeps.", False,
+     False),
+    # the machine series written as words
+    ("The A3 highgpu machines allow only STANDARD and SPOT.", True, True),
+    # a config-like fence with no info string
+    ("```\na2-ultragpu-8g: SPOT, FLEX_START, STANDARD\na3-highgpu-8g:  SPOT, FLEX_START, "
+     "STANDARD\n```", True, True),
+    ("```\na3-highgpu-8g:  SPOT, FLEX_START\n```", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -40,6 +40,14 @@ _LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remainin
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
 
+    def _ladder_model_name(self, model: TermTok) -> bool:
+        """A model written as the config names it ("FLEX_START"), or by a name only
+        GCP's ladder uses (DWS, flex-start): "H100 is FLEX_START only" is about this
+        ladder wherever it is written; "on-demand H100s" in a cost guide is not."""
+        written = self.unit_text[model.start:model.end].strip("`*_ ")
+        return written in self.facts.model_names or bool(re.fullmatch(
+            r"dws|dynamic\s+workload\s+scheduler|flex[-_ ]?start", written, re.I))
+
     def read_provisioning(self) -> None:
         # "If you were hoping for on-demand H100s: sorry, …": the condition names
         # what the reader wished for, not what the ladder allows
@@ -78,7 +86,8 @@ class ProvisioningReading(ReaderBase):
         if self._model_only_on_family(fams, models):
             return
         if not self.s.context and not any(self._machine_type(t) for t in fams) and \
-                not self.facts.names_machine_type(self.heading):
+                not self.facts.names_machine_type(self.heading) and \
+                not any(self._ladder_model_name(t) for t in models):
             # "use on-demand H100 for critical paths" in a cost guide is not our ladder;
             # under "## H100 (a3-highgpu)" it is
             return
