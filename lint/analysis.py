@@ -342,6 +342,9 @@ class Engine:
             subject = phrase["np"]
         elif named:
             subject = unit.text[named[0].start:named[0].end]
+        elif request := _WIDTH_REQUEST.search(previous.text):
+            # "A width-4 request tries 4× first. On a miss it drops straight to 1×."
+            subject = f"the {request['np']}"
         else:
             return []
         rest = _LATER_PRONOUN.sub(subject, sentence.text[m.end("pronoun"):])
@@ -874,7 +877,7 @@ def _completed(question: str, answer: str) -> str | None:
 # "Now it sits between …", "Today they come last": a sentence led by a pronoun subject
 _PRONOUN_SUBJECT = re.compile(
     r"^\W*(?:(?:now|today|currently|these\s+days|instead|but|and|so|then)\b,?\s+)?"
-    r"(?:(?:since|after|once|when)\s+[^,;:]{1,60}?,?\s+(?=(?:it|they)\s))?"
+    r"(?:(?:since|after|once|when|if|on)\s+[^,;:]{1,60}?,?\s+(?=(?:it|they)\s))?"
     r"(?P<pronoun>it|they)\s+(?!(?:is|are|was|were|'s)\s+(?:also\s+)?(?:not\s+)?"
     r"(?:the\s+)?(?:job|jobs|case|same|reason|because|why|how|fine|ok|okay|true|worth|"
     r"important|easy|hard|possible|best)\b)", re.I)
@@ -888,6 +891,9 @@ _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)
                             r"(?=\s+(?:is|sits|was|has|goes|comes|runs|leads|stays|becomes|moved|"
                             r"stands)\b)", re.I)
 # The subject of a sentence: the words before its verb ("The flex-start cap used to …")
+# "a width-4 request", "an 8× job": a request named by its width
+_WIDTH_REQUEST = re.compile(r"\b(?:an?|the)\s+(?P<np>(?:width[- ]\d+|\d+\s*[×x]|\d+[- ]gpu)\s+"
+                            r"(?:request|job|phase|run)s?)\b", re.I)
 _LEADING_CONDITION = re.compile(
     r"^\W*(?:a:\s*)?(?:only\s+|not\s+until\s+)?(?:after|once|when|if|until|unless)\b"
     r"[^,;:]*$", re.I)

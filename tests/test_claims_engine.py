@@ -771,6 +771,17 @@ FOLLOWS = [
     ("```\na2-ultragpu-8g: SPOT, FLEX_START, STANDARD\na3-highgpu-8g:  SPOT, FLEX_START, "
      "STANDARD\n```", True, True),
     ("```\na3-highgpu-8g:  SPOT, FLEX_START\n```", False, False),
+    # a floor stated as where the halving stops
+    ("## Compute backends\n\nGCP halves the width on each capacity miss and stops at 2×.", True,
+     True),
+    ("## Compute backends\n\nGCP halves the width on each capacity miss and stops at 1×.",
+     False, False),
+    # "it" is the request the sentence before names by its width
+    ("### Width on GCP\n\nAllowed widths are 1, 2, 4 and 8.\nA width-4 request tries 4× first. "
+     "On a miss it drops straight to 1×.", True, True),
+    # "never degrades it below 2×" is the floor of what "it" is, not the direction
+    ("## 70B evals\n\n`eval-70b` needs two GPUs, so its minimum width is 2. The router never "
+     "degrades it below 2×.", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

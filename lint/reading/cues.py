@@ -7,6 +7,9 @@ import re
 ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
 SENTENCE_END = re.compile(r"(?<!\.[a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?](?=\s|$)"
+                          # "Allowed widths are 1, 2, 4 and 8." ending its line or before a
+                          # new sentence ("… and 8. A width-4 request …")
+                          r"|(?<=\b\d)\.(?=[ \t]*\n|[ \t]*$|[ \t]+[A-Z][a-z])"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 # A line that is a setting: "a3-highgpu-*: SPOT, FLEX_START", "verdicts: APPROVE"
 SETTING_LINE = re.compile(r"[ \t]*[`*]*[\w{][\w.*{}/-]*[`*]*[ \t]*[:=][ \t]+\S")

@@ -67,13 +67,18 @@ class WidthReading(ReaderBase):
         # "the GCP width walk stops at 2×" is a floor too
         stops = re.search(r"\b(?:width\s+)?(?:walk|chain|ladder|degradation|narrowing)\s+"
                           r"(?:now\s+)?(?:stops|ends|bottoms\s+out|halts)\s+at\s+", self.s.text,
-                          re.I)
+                          re.I) or re.search(
+            # "GCP halves the width on each capacity miss and stops at 2×"
+            r"\b(?:halv\w*|narrow\w*|degrad\w*)\b[^.;:]{0,60}?\b(?:and|then)\s+"
+            r"(?:stops|ends|bottoms\s+out|halts)\s+at\s+", self.s.text, re.I)
         m = m or stops
         if m is None:
             return
         subject = self.s.text[:m.end() if m is stops else m.start()]
+        if re.search(r"\b(?:it|them|this\s+one|that\s+one)\b", m.group(0), re.I):
+            return  # "The router never degrades it below 2×": the floor of what "it" is
         if not re.search(r"\b(?:router|dispatch\w*|ladder|requests?|jobs?|walk|chain|"
-                         r"degradation)\b", subject, re.I) or re.search(
+                         r"degradation|gcp|widths?)\b", subject, re.I) or re.search(
                 r"\b(?:it|they|this|that|\d+\s*b|70b|7b|evals?|lora|capture|intents?|"
                 r"models?)\b", subject, re.I):
             return  # "The 70b eval is not going under two GPUs": an intent's floor
@@ -238,7 +243,9 @@ class WidthReading(ReaderBase):
                       r"narrow(?:s|ed)?\s+(?:a|the|its|any)\s+(?:request|width|job)|"
                       # "does not narrow on GCP at all"
                       r"narrow(?=\s+(?:on\s+GCP\s+)?at\s+all\b))\b"
-                      r"(?!\s+(?:below|under|past|further\s+than|lower\s+than))", self.s.text, re.I)
+                      # "never degrades it below 2×" is a floor
+                      r"(?!(?:\s+(?:it|them|the\s+(?:job|request)))?\s+(?:below|under|past|"
+                      r"further\s+than|lower\s+than))", self.s.text, re.I)
         if m and re.search(r"\b(?:never|not|n't|no\s+longer|cannot)\s+(?:\w+\s+)?$",
                            self.s.text[:m.start()], re.I) and not self.kinds("intent"):
             # "the router never narrows a request": it does, on every capacity miss
