@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lint import reading
 from lint.document import Document, Unit
@@ -190,6 +190,8 @@ class Engine:
                                             list_request.get(unit.list_id))
             parent_request = self._last_request if not unit.list_id and \
                 unit.text.rstrip(" *_").endswith(":") else None
+            if unit.table_id and not unit.header and table_header:
+                _negate_dont_column(unit, unit_readings, table_header)
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
@@ -332,6 +334,11 @@ class Engine:
             # "A: Only after GCP and the SLURM lanes are exhausted. It is the final
             # backend": a condition names what comes before the subject, not it
             named = [t for t in named if t.start >= previous.start + condition.end()]
+        # "that only happens when GCP and both lanes came up empty. it's last": nor is
+        # a name inside a condition that the sentence ends in
+        named = [t for t in named if not _OPEN_CONDITION.search(
+            unit.text[previous.start:t.start])]  # (a leading "If you see a RunPod pod, …"
+        # does hold the topic: _OPEN_CONDITION needs words before its conjunction)
         phrase = _HISTORY_SUBJECT.match(previous.text)
         if term:
             subject = term
@@ -347,7 +354,9 @@ class Engine:
             subject = f"the {request['np']}"
         else:
             return []
-        rest = _LATER_PRONOUN.sub(subject, sentence.text[m.end("pronoun"):])
+        rest = _LATER_PRONOUN.sub(subject, sentence.text[m.end("be" if m["be"] else "pronoun"):])
+        if m["be"]:  # "it's dead last" reads "RunPod is dead last"
+            rest = (" is" if m["be"][1:] == "s" else " are") + rest
         text = sentence.text[:m.start("pronoun")] + subject + rest
         return _placed(self._read_text(text, lexicon, unit.heading),
                        sentence.start + m.start("pronoun"), sentence.end)
@@ -745,7 +754,7 @@ class Engine:
                 cond = COND.match(body)
                 asked = body[cond.end():] if cond else body
                 props = [Prop(p.kind, p.args, p.negated != flip, 0, 0, p.topic)
-                         for p in self._read_text(asked, lexicon, a.unit.heading)]
+                         for p in _asked(self._read_text(asked, lexicon, a.unit.heading), asked)]
             pronoun = re.match(r"(?:it|they|that|this)(?:'s|'re|\s+is|\s+are)\b", rest, re.I)
             if word and rest and pronoun:
                 # "Is 8x opt-in? No, it's the top of the ladder": the answer is a
@@ -834,6 +843,38 @@ _ALTERNATIVES = re.compile(r"(?P<x>[\w.-]+)\s+or\s+(?P<y>[\w.-]+)", re.I)
 _ANSWER_PHRASE_END = re.compile(r"\s*(?:[;:,.(!]|\s[—–-]\s|\s+(?:because|since|as|so)\b)")
 
 
+# "| ✅ Do | ❌ Don't |": a header cell whose column lists what not to do
+_DONT_HEADER = re.compile(r"^\W*(?:❌|🚫|⛔|don['’]?t|do\s+not|never|avoid|wrong|bad|incorrect|"
+                          r"anti-?patterns?|not\s+this)\b|^\W*[❌🚫⛔]", re.I)
+
+
+def _negate_dont_column(unit: Unit, readings: list[Reading], header: str) -> None:
+    """A claim in a "Don't" column states the opposite of what the text holds:
+    "| Assume RunPod is tried before the campus cluster |" under "❌ Don't"."""
+    cells = header.split(" | ")
+    dont = {i for i, cell in enumerate(cells) if _DONT_HEADER.search(cell.strip())}
+    if not dont or len(dont) == len(cells):
+        return
+    for r in readings:
+        r.props = [replace(p, negated=not p.negated)
+                   if unit.text.count(" | ", 0, p.start) in dont else p for p in r.props]
+
+
+def _asked(props: list[Prop], question: str) -> list[Prop]:
+    """What a yes/no question asks, not what it presupposes: "Can the ladder jump
+    from 8× straight to 2×?" asks about the skip, not whether 8× comes before 2×;
+    "Does an 8× capture-7b job get an 8-GPU pod?" presupposes the job."""
+    skips = {p.args for p in props if p.kind == "skip"}
+    premise = _PREMISE_JOB.search(question)
+    return [p for p in props if not (p.kind == "order" and p.args in skips) and
+            not (premise and p.kind in ("min-width", "reach"))]
+
+
+# "an 8× capture-7b job": a request the question is about, not a claim of its range
+_PREMISE_JOB = re.compile(r"\b(?:an?|the|my|your)\s+(?:\d+\s*[×x]|\d+[- ]gpu|width[- ]\d+)\s+"
+                          r"`?[\w.-]+`?\s+(?:job|request|run|phase)s?\b", re.I)
+
+
 def _completed(question: str, answer: str) -> str | None:
     """The statement a question and its elliptical answer make together: the
     answer's first phrase put where the question asks. None when the question
@@ -878,9 +919,10 @@ def _completed(question: str, answer: str) -> str | None:
 _PRONOUN_SUBJECT = re.compile(
     r"^\W*(?:(?:now|today|currently|these\s+days|instead|but|and|so|then)\b,?\s+)?"
     r"(?:(?:since|after|once|when|if|on)\s+[^,;:]{1,60}?,?\s+(?=(?:it|they)\s))?"
-    r"(?P<pronoun>it|they)\s+(?!(?:is|are|was|were|'s)\s+(?:also\s+)?(?:not\s+)?"
+    r"(?P<pronoun>it|they)(?P<be>['’]s|['’]re)?\s+"
+    r"(?!(?:(?:is|are|was|were|'s)\s+)?(?:also\s+)?(?:not\s+)?"
     r"(?:the\s+)?(?:job|jobs|case|same|reason|because|why|how|fine|ok|okay|true|worth|"
-    r"important|easy|hard|possible|best)\b)", re.I)
+    r"important|easy|hard|possible|best|on\s+purpose)\b)", re.I)
 
 _VERDICT_WORD = re.compile(r"\b(?:revise\w*|warn\w*|approv\w*|block\w*|reject\w*|verdict|"
                            r"advisory|fails?|passes)\b", re.I)
@@ -891,6 +933,9 @@ _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)
                             r"(?=\s+(?:is|sits|was|has|goes|comes|runs|leads|stays|becomes|moved|"
                             r"stands)\b)", re.I)
 # The subject of a sentence: the words before its verb ("The flex-start cap used to …")
+# a condition still open where a name stands: "… only happens when GCP and …"
+_OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unless)\b[^,;:]*$",
+                             re.I)
 # "a width-4 request", "an 8× job": a request named by its width
 _WIDTH_REQUEST = re.compile(r"\b(?:an?|the)\s+(?P<np>(?:width[- ]\d+|\d+\s*[×x]|\d+[- ]gpu)\s+"
                             r"(?:request|job|phase|run)s?)\b", re.I)

@@ -782,6 +782,36 @@ FOLLOWS = [
     # "never degrades it below 2×" is the floor of what "it" is, not the direction
     ("## 70B evals\n\n`eval-70b` needs two GPUs, so its minimum width is 2. The router never "
      "degrades it below 2×.", False, False),
+    # a "Don't" column of a do/don't table states what is not so
+    ("## Compute backends\n\n| ✅ Do | ❌ Don't |\n|---|---|\n| Assume RunPod is the final "
+     "fallback | Assume RunPod is tried before the campus cluster |", False, False),
+    ("## Compute backends\n\n| ✅ Do | ❌ Don't |\n|---|---|\n| Assume RunPod is tried before "
+     "the campus cluster | Assume RunPod is the final fallback |", True, True),
+    # a chat emoji ends its sentence, and "it's" is the subject named before
+    ("## Compute backends\n\nnope, RunPod is never ahead of SLURM 🙂 it's dead last, after GCP "
+     "and both campus lanes.", False, False),
+    ("## Compute backends\n\nRunPod is the paid fallback. It's tried before the SLURM lanes.",
+     True, True),
+    # a name inside a trailing condition is not the next sentence's "it"
+    ("## Compute backends\n\nthat only happens when GCP and both campus lanes came up empty.\n"
+     "it's last in the ladder.", False, False),
+    ("## Compute backends\n\nIf you see a RunPod pod in the log, GCP and both lanes were "
+     "exhausted. It is never a first choice.", False, False),
+    # a model right before "first" is what is first
+    ("## Compute backends\n\nPlan for a 90-minute `eval-7b` run at 1× to try spot first.",
+     False, False),
+    # the clause before a colon has its own polarity
+    ("The lead is decided per width, not once per job: a job can be short at 8× and long at "
+     "1×, so it leads with SPOT at 8× and with FLEX_START at 1×.", False, True),
+    # "below that threshold" points back at the length before it
+    ("Why 4 h matters: below that threshold the job is short at that width and leads with "
+     "spot.", False, False),
+    ("Why 6 h matters: below that threshold the job is short at that width.", True, False),
+    # a yes/no question asks its point, not its premise
+    ("**Q:** Can the ladder jump from 8× straight to 2×?\n**A:** No. It halves: 8×, 4×, 2×, "
+     "1×.", False, True),
+    ("**Q:** Does an 8× `capture-7b` job get an 8-GPU pod on RunPod?\n**A:** No. RunPod rungs "
+     "ask for the minimum width.", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -10,6 +10,9 @@ SENTENCE_END = re.compile(r"(?<!\.[a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?]
                           # "Allowed widths are 1, 2, 4 and 8." ending its line or before a
                           # new sentence ("… and 8. A width-4 request …")
                           r"|(?<=\b\d)\.(?=[ \t]*\n|[ \t]*$|[ \t]+[A-Z][a-z])"
+                          # a chat message's emoji ends its sentence ("… ahead of SLURM 🙂
+                          # it's dead last"); ✅ and ❌ (U+2705, U+274C) mark cells instead
+                          r"|(?<=\S)[ \t]*[\U0001F300-\U0001FAFF]+[\ufe0f]*(?=\s)"
                            r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
 # A line that is a setting: "a3-highgpu-*: SPOT, FLEX_START", "verdicts: APPROVE"
 SETTING_LINE = re.compile(r"[ \t]*[`*]*[\w{][\w.*{}/-]*[`*]*[ \t]*[:=][ \t]+\S")

@@ -192,7 +192,7 @@ class LaneReading(ReaderBase):
             # "Do not pass --exclusive on the preempt partition": the negation is the
             # verb's; only one right before "on the X partition" denies it
             denied = negated if part else bool(re.search(
-                r"(?:not|never)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$", text[:m.start()], re.I))
+                r"\b(?:not|never)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$", text[:m.start()], re.I))
             self.add("lane-partition", (name, m.group("name")), at,
                      at + len(m.group("name")), denied, topic="SLURM lanes")
         width = _MAX_WIDTH.search(text)

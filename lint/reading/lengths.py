@@ -183,6 +183,10 @@ class LengthReading(ReaderBase):
         out = []
         for i, c in enumerate(classes):
             start = self.s.start if i == 0 else c.start
+            if i == 0 and ":" in self.text(self.s.start, c.start):
+                # "The lead is decided per width, not once per job: a job can be short
+                # at 8× …": the clause before the colon has its own polarity
+                start = self.s.start + self.text(self.s.start, c.start).rindex(":") + 1
             if i:
                 joint = list(re.finditer(r"[,;]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b",
                                          self.text(classes[i - 1].end, c.start)))
@@ -407,6 +411,16 @@ class LengthReading(ReaderBase):
             return "under", True
         if re.match(r"\s*or\s+(?:more|longer|over)|\s*\+", tail):
             return "over", True
+        # "Why 4 h matters: below that threshold the job is short": the cue names the
+        # length by pointing back at it
+        back = re.search(r"\b(?P<cue>below|under|less\s+than|shorter\s+than|above|over|past|"
+                         r"longer\s+than)\s+(?:that|this)\s+(?:threshold|cut-?off|line|mark|"
+                         r"value|number)\b", self.unit_text[d.end:min(self.s.end, d.end + 60)],
+                         re.I)
+        if back and re.search(r"[:;—–]", self.unit_text[d.end:d.end + back.start() + 1]):
+            word = back["cue"].lower()
+            return ("under" if word in ("below", "under") or word.startswith(("less", "short"))
+                    else "over"), False
         return None
 
     def _read_lead_at(self, durations: list[Token], models: list[TermTok]) -> None:

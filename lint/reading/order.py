@@ -808,6 +808,10 @@ class OrderReading(ReaderBase):
                 continue  # "short jobs lead with SPOT": the length reader's
             if word in ("first", "last") and self._modifies_other_noun(cue):
                 continue  # "the first Tuesday of each month": an ordinal of something else
+            if word == "first" and any(t.term[0] == "model" and t.end <= cue.start and not
+                                       self.text(t.end, cue.start).strip(" *_`")
+                                       for t in self.terms):
+                continue  # "a 90-minute run at 1× tries spot first": the model is first
             target = self._attach(cue, word)
             if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
                 continue
