@@ -103,6 +103,43 @@ def _columns(raw: str, first_line: int, lines: list[str]) -> tuple[int, ...]:
     return tuple(cols)
 
 
+# A line that is only an XML-ish tag of an agent prompt: "<routing>", "</rules>",
+# '<constraints priority="high">'
+_TAG_LINE = re.compile(r"[ \t]{0,3}</?(?P<name>[A-Za-z][\w.:-]*)"
+                       r"(?:\s+[\w:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*\s*/?>[ \t]*")
+_FENCE_LINE = re.compile(r"[ \t]{0,3}(?:`{3,}|~{3,})")
+# HTML's own elements keep their Markdown meaning (CommonMark's HTML blocks)
+_HTML_ELEMENT_NAMES = (
+    "a address article aside audio b base basefont blockquote body br caption center code col "
+    "colgroup dd details dialog dir div dl dt em fieldset figcaption figure footer form frame "
+    "frameset h1 h2 h3 h4 h5 h6 head header hr html i iframe img kbd legend li link main menu "
+    "menuitem nav noframes ol optgroup option p param picture pre script search section source "
+    "span strong style sub summary sup svg table tbody td textarea tfoot th thead title tr "
+    "track u ul video")
+_HTML_ELEMENTS = frozenset(_HTML_ELEMENT_NAMES.split())
+
+
+def _without_prompt_tags(body: str) -> str:
+    """The text with each line that is only an agent prompt's own tag blanked
+    ("<routing>" … "</routing>"): CommonMark reads such a line as the start of an
+    HTML block and would hide the guidance inside it from the lint. Lines inside
+    code fences are kept; line numbers do not move."""
+    lines = body.split("\n")
+    fenced = False
+    changed = False
+    for i, line in enumerate(lines):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+            continue
+        if fenced or "<" not in line:
+            continue
+        m = _TAG_LINE.fullmatch(line)
+        if m and m["name"].lower() not in _HTML_ELEMENTS:
+            lines[i] = ""
+            changed = True
+    return "\n".join(lines) if changed else body
+
+
 def parse(path: str, text: str) -> Document:
     from router.section9 import block_tokens
 
@@ -114,6 +151,8 @@ def parse(path: str, text: str) -> Document:
         doc.front_matter = (1, end + 1)
         # Blank the front matter, keeping line numbers, so it is not read as prose.
         body = "\n" * (end + 1) + "\n".join(lines[end + 1:])
+    if "<" in body:
+        body = _without_prompt_tags(body)
     tokens = block_tokens(body)
     doc.tokens = tokens
     heading = ""

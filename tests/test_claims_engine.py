@@ -812,6 +812,12 @@ FOLLOWS = [
      "1×.", False, True),
     ("**Q:** Does an 8× `capture-7b` job get an 8-GPU pod on RunPod?\n**A:** No. RunPod rungs "
      "ask for the minimum width.", False, False),
+    # an agent prompt's own tags (<routing> … </routing>) do not hide the text inside
+    ("<routing>\norder: RunPod → GCP → SLURM\n</routing>", True, True),
+    ('<rules priority="high">\norder: GCP → SLURM → RunPod\n</rules>', False, False),
+    ("<provisioning>\nH100: SPOT, FLEX_START, STANDARD\n</provisioning>", True, True),
+    # HTML's own block keeps its meaning: not prose
+    ("<div>\nRunPod → GCP → SLURM\n</div>", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),
@@ -1359,3 +1365,9 @@ def test_a_retired_claim_said_to_be_gone_or_archived_is_not_stale() -> None:
     # under a changelog heading a line can still state today's ladder
     assert [f.rule for f in lint("## Changelog\n\n- 8× rungs are explicit-intent-only "
                                  "now.\n")] == ["stale-claim"]
+
+
+def test_text_inside_prompt_tags_keeps_its_lines_and_columns() -> None:
+    found = lint("# Agent\n\n<routing>\n- order: RunPod → GCP → SLURM\n</routing>\n\n"
+                 "```text\n<routing>\n```\n")
+    assert [(f.rule, f.line, f.col) for f in found] == [("ladder-drift", 4, 10)]
