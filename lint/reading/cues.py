@@ -6,14 +6,17 @@ import re
 
 ORDERABLE = ("backend", "lane", "family", "width", "rung")
 MAX_SENTENCE = 600  # characters
-SENTENCE_END = re.compile(r"(?<!\.[a-z])(?<!e\.g)(?<!i\.e)(?<!etc)(?<!\b\d)[.!?](?=\s|$)"
-                          # "Allowed widths are 1, 2, 4 and 8." ending its line or before a
-                          # new sentence ("… and 8. A width-4 request …")
-                          r"|(?<=\b\d)\.(?=[ \t]*\n|[ \t]*$|[ \t]+[A-Z][a-z])"
+# Every branch starts with its own character, so the engine skips ahead to the
+# candidates (assertions about what comes before come after that character).
+SENTENCE_END = re.compile(r"[.!?](?<!\.[a-z][.!?])(?<!e\.g[.!?])(?<!i\.e[.!?])(?<!etc[.!?])"
+                          # after a single digit only where its line or a new sentence
+                          # follows: "Allowed widths are 1, 2, 4 and 8." / "8. A width-4 …"
+                          r"(?:(?<!\b\d[.!?])|(?<=\d\.)(?=[ \t]*\n|[ \t]*$|[ \t]+[A-Z][a-z]))"
+                          r"(?=\s|$)"
+                          r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)"
                           # a chat message's emoji ends its sentence ("… ahead of SLURM 🙂
                           # it's dead last"); ✅ and ❌ (U+2705, U+274C) mark cells instead
-                          r"|(?<=\S)[ \t]*[\U0001F300-\U0001FAFF]+[\ufe0f]*(?=\s)"
-                           r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+                          r"|[\U0001F300-\U0001FAFF]+[\ufe0f]*(?=\s)")
 # A line that is a setting: "a3-highgpu-*: SPOT, FLEX_START", "verdicts: APPROVE"
 SETTING_LINE = re.compile(r"[ \t]*[`*]*[\w{][\w.*{}/-]*[`*]*[ \t]*[:=][ \t]+\S")
 QUOTED = re.compile(r"\"[^\"]{1,240}\"|“[^”]{1,240}”|«[^»]{1,240}»")

@@ -75,6 +75,8 @@ _NOT_RECOMPUTED = re.compile(
     rf"\b{_NOT}\s+re-?(?:compute|check|evaluate|classif(?:y|ies)|measure|decide|judge)\w*\b"
     r"[^.;:]{0,40}?\b(?:narrow\w*|degrad\w*|width|fall\w*\s+back)|"
     r"\btreated\s+as\s+(?:short|long)\s+at\s+every\s+(?:narrower\s+)?width\b", re.I)
+_AT_REQUEST_WORDS = re.compile(r"request|original|asked|submitted")
+_RE_VERB = re.compile(r"\bre-?(?:comput|check|evaluat|classif|measur|decid|judg)")
 # what makes "at the requested width" one of several ("…, and again at each width")
 _ALSO_LATER = re.compile(r"\b(?:each|every|per|again)\b|\b(?:not|rather\s+than|instead\s+of)\s+"
                          r"(?:\w+\s+){0,2}?(?:once|at)\b", re.I)
@@ -151,17 +153,21 @@ class ScalingReading(ReaderBase):
             self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
                      topic="length class at a degraded width")
             return
-        m = _AT_REQUEST.search(text)
+        low = text.lower()
+        # the literals each pattern needs, looked for before the patterns are run
+        m = _AT_REQUEST.search(text) if _AT_REQUEST_WORDS.search(low) else None
         if m and (_ALSO_LATER.search(m.group("gap") + " at") or re.match(
                 r"\W*(?:and|or)\s+(?:again|at\s+(?:each|every))", m.group("after"), re.I)):
             m = None
-        m = m or _NOT_RECOMPUTED.search(text)
+        if m is None and ("treated" in low or _RE_VERB.search(low)):
+            m = _NOT_RECOMPUTED.search(text)
         if m:
             start, end = self._at(m)
             self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
                      topic="length class at a degraded width")
             return
-        m = _DECIDED_ONCE.search(text)
+        m = _DECIDED_ONCE.search(text) if "once" in low or "every" in low or "inherit" in low \
+            else None
         if m and not re.search(r"\b(?:not|rather\s+than|instead\s+of|than|every|each|per)\s+"
                                r"(?:\w+\s+){0,2}once\b", m.group(0), re.I) and \
                 re.search(r"\b(?:requested|original|wide|first)\s+width\b|\bkeeps?\b|\binherit",

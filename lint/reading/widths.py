@@ -65,12 +65,16 @@ class WidthReading(ReaderBase):
         m = re.search(r"\b(?:never|not|n't|no\s+further|no\s+lower)\s+(?:\w+\s+){0,3}?"
                       r"(?:below|under|narrower\s+than|lower\s+than|past)\s+", self.s.text, re.I)
         # "the GCP width walk stops at 2×" is a floor too
-        stops = re.search(r"\b(?:width\s+)?(?:walk|chain|ladder|degradation|narrowing)\s+"
-                          r"(?:now\s+)?(?:stops|ends|bottoms\s+out|halts)\s+at\s+", self.s.text,
-                          re.I) or re.search(
-            # "GCP halves the width on each capacity miss and stops at 2×"
-            r"\b(?:halv\w*|narrow\w*|degrad\w*)\b[^.;:]{0,60}?\b(?:and|then)\s+"
-            r"(?:stops|ends|bottoms\s+out|halts)\s+at\s+", self.s.text, re.I)
+        low = self.s.text.lower()
+        stops = None
+        if "stop" in low or "end" in low or "bottom" in low or "halt" in low:
+            # "the GCP width walk stops at 2×", "GCP halves the width on each capacity
+            # miss and stops at 2×"
+            stops = re.search(r"\b(?:width\s+)?(?:walk|chain|ladder|degradation|narrowing)\s+"
+                              r"(?:now\s+)?(?:stops|ends|bottoms\s+out|halts)\s+at\s+",
+                              self.s.text, re.I) or re.search(
+                r"\b(?:halv\w*|narrow\w*|degrad\w*)\b[^.;:]{0,60}?\b(?:and|then)\s+"
+                r"(?:stops|ends|bottoms\s+out|halts)\s+at\s+", self.s.text, re.I)
         m = m or stops
         if m is None:
             return
