@@ -354,6 +354,8 @@ class Engine:
             subject = f"the {request['np']}"
         else:
             return []
+        if m["pronoun"].lower() == "its":  # "Its rungs ask for …" reads "RunPod's rungs …"
+            subject += "'s"
         rest = _LATER_PRONOUN.sub(subject, sentence.text[m.end("be" if m["be"] else "pronoun"):])
         if m["be"]:  # "it's dead last" reads "RunPod is dead last"
             rest = (" is" if m["be"][1:] == "s" else " are") + rest
@@ -919,7 +921,8 @@ def _completed(question: str, answer: str) -> str | None:
 _PRONOUN_SUBJECT = re.compile(
     r"^\W*(?:(?:now|today|currently|these\s+days|instead|but|and|so|then)\b,?\s+)?"
     r"(?:(?:since|after|once|when|if|on)\s+[^,;:]{1,60}?,?\s+(?=(?:it|they)\s))?"
-    r"(?P<pronoun>it|they)(?P<be>['’]s|['’]re)?\s+"
+    r"(?P<pronoun>it|they|its(?=\s+(?:rungs?|pods?|lanes?|requests?|jobs?|gpus?)\b))"
+    r"(?P<be>['’]s|['’]re)?\s+"
     r"(?!(?:(?:is|are|was|were|'s)\s+)?(?:also\s+)?(?:not\s+)?"
     r"(?:the\s+)?(?:job|jobs|case|same|reason|because|why|how|fine|ok|okay|true|worth|"
     r"important|easy|hard|possible|best|on\s+purpose)\b)", re.I)

@@ -818,6 +818,17 @@ FOLLOWS = [
     ("<provisioning>\nH100: SPOT, FLEX_START, STANDARD\n</provisioning>", True, True),
     # HTML's own block keeps its meaning: not prose
     ("<div>\nRunPod → GCP → SLURM\n</div>", False, False),
+    # a negation after the model: "so FLEX_START is not offered at 1×"
+    ("A 25 h job at 4× is 100 h at 1×, so FLEX_START is not offered at 1×.", True, False),
+    ("A 50 h job at 4× is 200 h at 1×, so FLEX_START is not offered at 1×.", False, False),
+    # "Its rungs" are the rungs of the backend named before
+    ("## RunPod\n\nRunPod comes after GCP and both SLURM lanes. Its rungs ask for the full "
+     "requested width.", True, True),
+    # a history that turns to today with a pronoun: today's "it" is the history's subject
+    ("## Compute backends\n\n8× used to be in the auto-ladder, but now it's opt-in only.",
+     True, False),
+    ("## Compute backends\n\n8× used to be opt-in, but now it's part of the auto ladder.",
+     False, True),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -82,6 +82,10 @@ _LEAD_CONDITION = re.compile(r"\b(?:where|wherever|whenever|as\s+long\s+as)\b", 
 _OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
                           r"drops?|dropped|still)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
+_DENIED_AFTER = re.compile(r"[\s`*_]*(?:(?:is|are|was|were|gets?|will\s+be|would\s+be)\s+)?"
+                           r"(?:not|never|no\s+longer)\s+(?:\w+\s+)?(?:offered|available|allowed|"
+                           r"used|tried|given|an\s+option)\b|[\s`*_]*(?:isn['’]t|aren['’]t|won['’]t\s+be)"
+                           r"\s+(?:offered|available|allowed|used|tried|given)\b", re.I)
 _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|preempted|ended|"
                           r"shut\s+down)\s+after\s*$", re.I)
 
@@ -532,7 +536,9 @@ class LengthReading(ReaderBase):
                                              "lead", name2), m2.start, m2.end,
                              self.negated_before(m2.start), topic="derived length")
             elif name:
-                denied = self.negated_before(m.start) or self._too_long_for(m)
+                # "…, so FLEX_START is not offered at 1×": the negation after the model
+                denied = self.negated_before(m.start) or self._too_long_for(m) or bool(
+                    _DENIED_AFTER.match(self.unit_text, m.end))
                 if denied or re.search(r"\b(?:offered|offers?|available|allowed|eligible|gets?|"
                                        r"keeps?|has|have|fits?)\b", self.s.text, re.I):
                     self.add("consequence", (d.value, width0, at, "offers", name), m.start,

@@ -113,8 +113,17 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
         if now:
             # "The old guide said X, but today RunPod comes first": the history
             # ends where today begins; what follows is a claim about today
+            turned = _turned_subject(body, now.end(), tokens, start)
             body = " " * now.end() + body[now.end():]
             tokens = [t for t in tokens if t.start - start >= now.end()]
+            if turned is not None:
+                # "8× used to be in the auto-ladder, but now it's opt-in only": today's
+                # "it" is the history's subject, kept in place; offsets do not move
+                token, p_start, p_end, pad = turned
+                a, b = token.start - start, token.end - start
+                body = body[:a] + text[token.start:token.end] + body[b:p_start] + pad + \
+                    body[p_end:]
+                tokens = [token, *tokens]
     tokens = _elided_widths(lexicon, body, start, tokens)
     tokens = _changed_durations(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
@@ -122,6 +131,27 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
     sentence.question = body.rstrip(" \t\n*_").endswith("?") or bool(
         re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
     return sentence
+
+
+_TODAY_PRONOUN = re.compile(r"(?:it['’]s|it\s+is|they['’]re|they\s+are|it(?=\s)|they(?=\s))", re.I)
+_SUBJECT_TOKENS = frozenset({"backend", "lane", "family", "width", "model", "intent"})
+
+
+def _turned_subject(body: str, at: int, tokens: list[Token], start: int
+                    ) -> tuple[Token, int, int, str] | None:
+    """The history part's first ladder name, when today's clause opens with a
+    pronoun ("…, but now it's opt-in only"): the name, the pronoun's span in
+    `body`, and what stands in its place at the same length ("it's" -> "  is")."""
+    m = _TODAY_PRONOUN.match(body, at)
+    if not m:
+        return None
+    named = [t for t in tokens if t.kind in _SUBJECT_TOKENS and t.end - start <= at]
+    if not named:
+        return None
+    word = m.group(0)
+    contracted_or_full = len(word) > 4 or "'" in word or "’" in word
+    verb = ("are" if word.lower().startswith("they") else "is") if contracted_or_full else ""
+    return named[0], m.start(), m.end(), " " * (len(word) - len(verb)) + verb
 
 
 # "Eight GPUs first, then six, then four": a bare count right after a width's
