@@ -17,6 +17,9 @@ from lint.reading import Reader
 _VERDICTS = {"revise": "REVISE", "warn": "WARN", "approve": "APPROVE"}
 _THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthreshold|\bminimum|"
                             r"\bunder\b|\bbelow\b|\bmore\s+than\b|\bover\b|\band\s+up\b", re.I)
+# cues that name the threshold only before the amount ("widen phases above 5 GPU-hours";
+# not "2 GPU-hours, well above the 1.0 threshold")
+_THRESHOLD_BEFORE = re.compile(r"\b(?:above|exceeds?|passes|reaches)\s+$", re.I)
 _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardless\s+of\s+"
                            r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
                            r"small)|any\s+amount\s+of\s+work", re.I)
@@ -124,7 +127,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         amounts = []  # "| needlessly-narrow | REVISE | width 1, 8 GPU-hours |": an example
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
         reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
-        reader.unit_text[t.end:t.end + 12]) or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)]
+        reader.unit_text[t.end:t.end + 12]) or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)
+        or _THRESHOLD_BEFORE.search(reader.unit_text[max(s.start, t.start - 14):t.start])]
     if len(amounts) > 1:
         amounts = cued
     for gh in amounts[:1]:
@@ -140,8 +144,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
         approved = _APPROVED.search(reader.unit_text[gh.end:s.end])
-        if approved and not example and not cued and _ONE_PHASE.match(
-                reader.text(reader.clause_start(gh.start), gh.start)):
+        exactly = re.search(r"\bexactly\s+$",
+                            reader.unit_text[max(s.start, gh.start - 12):gh.start], re.I)
+        if approved and not example and (exactly or (not cued and _ONE_PHASE.match(
+                reader.text(reader.clause_start(gh.start), gh.start)))):
+            # ("Exactly 1.0 GPU-hour passes": the edge case, an example too)
             # "a width-1 phase with a 2-way axis and 1.0 GPU-hours is approved": an
             # example the rule lets through
             props.append(Prop("narrow-at", (gh.value,), not reader.negated_before(
@@ -167,14 +174,29 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if value:  # "widening_threshold_gpu_hours: 0.5": mend the number alone
                 span = (gh.start + value.start(1), gh.start + value.end(1), "number")
             negated = reader.negated_before(gh.start)
-            if _BELOW.search(reader.unit_text[max(s.start, gh.start - 20):gh.start]) and \
-                    _FIRES.search(reader.text(reader.clause_start(gh.start), gh.start)) and \
-                    not re.match(r"\W*(?:widening\s+)?threshold", reader.unit_text[gh.end:]):
+            below = _BELOW.search(reader.unit_text[max(s.start, gh.start - 20):gh.start]) and \
+                not re.match(r"\W*(?:widening\s+)?threshold", reader.unit_text[gh.end:])
+            fires_after = _FIRES.search(reader.text(gh.end, _clause_end(reader, gh.end)))
+            if below and _FIRES.search(reader.text(reader.clause_start(gh.start), gh.start)):
                 # "Do not flag needlessly-narrow below one GPU-hour" puts the threshold
                 # at one; "flag it below one GPU-hour" says it fires under it
                 negated = not negated
+            elif below and fires_after and not reader.negated_before(gh.start):
+                # "Below 1.0 GPU-hour the critic still flags needlessly-narrow (as a
+                # warning)" fires under it; "… the critic does not flag it" does not
+                at = gh.end + fires_after.start()
+                # ("… is too cheap to widen" does not fire either)
+                negated = not (reader.negated_before(at, since=gh.end) or re.search(
+                    r"\btoo\s+\w+\s+(?:to|for)\s+(?:\w+\s+)?$", reader.unit_text[gh.end:at], re.I))
             props.append(Prop("critic-threshold", (gh.value,), negated, gh.start, gh.end,
                               "widening threshold", (span,)))
+            if not negated and re.search(r"\bstrictly\s+(?:above|over|greater\s+than|more\s+than)"
+                                         r"\s*(?:\d|$)|\bonly\s+(?:strictly\s+)?above\s*$",
+                                         reader.unit_text[max(s.start, gh.start - 30):gh.end],
+                                         re.I):
+                # "fires only strictly above 1.0 GPU-hour": the amount itself is let through
+                props.append(Prop("narrow-at", (gh.value,), True, gh.start, gh.end,
+                                  "widening threshold"))
     if rules and any(r.value == _narrow_rule(reader) for r in rules) and \
             _NO_THRESHOLD.search(s.text):
         props.append(Prop("critic-threshold", (0.0,), False, rules[0].start, rules[0].end,
@@ -280,6 +302,13 @@ _DOES_NOT_FIRE = re.compile(r"[`*_]*\s+(?:does\s+not|doesn[’']t|won[’']t|wil
                             r"must\s+not)\s+(?:fire|trigger|apply|flag|trip)\b", re.I)
 _BELOW = re.compile(r"\b(?:below|under|less\s+than|short\s+of)\s+(?:the\s+)?(?:an?\s+)?$", re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
+
+
+def _clause_end(reader: Reader, start: int) -> int:
+    """Where the clause that runs on from `start` ends (a comma, semicolon or
+    colon, or the sentence's end)."""
+    m = re.search(r"[,;:]", reader.unit_text[start:reader.s.end])
+    return start + m.start() if m else reader.s.end
 
 
 def written(text: str, token) -> str:

@@ -1223,6 +1223,22 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("`needlessly-narrow`: width 1, a shardable axis of 2 or more, and gpu_hours ≥ 1.0 → "
      "REVISE.", False),
     ("1.5 GPU-hours at width 1: no needlessly-narrow flag.", True),
+    # the threshold written as what the rule's trigger exceeds or passes
+    ("Flag a width-1 phase as `needlessly-narrow` when its gpu_hours exceeds 0.5.", True),
+    ("Widen only phases above 5 GPU-hours.", True),
+    ("Widen anything at width 1 with shards once it passes 0.25 GPU-hours.", True),
+    ("A width-1 phase of 2 GPU-hours, well above the 1.0 threshold, is needlessly narrow.",
+     False),
+    # below the threshold the rule does not fire at all, not even as a warning
+    ("Below 1.0 GPU-hour the critic still flags needlessly-narrow, but only as a warning.",
+     True),
+    ("Below 1.0 GPU-hour the critic does not flag needlessly-narrow.", False),
+    ("Anything under 90 GPU-minutes is too cheap to widen.", True),
+    # the edge: exactly the threshold is flagged
+    ("Width 1, a shardable axis of 2 or more, and gpu_hours strictly above 1.0.", True),
+    ("needlessly-narrow fires only strictly above 1.0 GPU-hour.", True),
+    ("Exactly 1.0 GPU-hour passes.", True),
+    ("Exactly 1.0 GPU-hour is flagged.", False),
     # "widen" is the rule firing; an amount said to be below the threshold is an example
     ("Do not ask to widen phases under one GPU-hour.", False),
     ("Do not ask to widen phases under four GPU-hours.", True),
