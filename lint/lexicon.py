@@ -322,7 +322,10 @@ class Lexicon:
                                    rf"(?:the\s+)?{re.escape(lane.partition)}\s+"
                                    r"(?:lane|partition|queue)s?",
                                    # "the preempt lane" for campus-preempt
-                                   rf"{re.escape(name.rsplit('-', 1)[-1])}\s+(?:lane|queue)"])
+                                   rf"{re.escape(name.rsplit('-', 1)[-1])}\s+(?:lane|queue)",
+                                   # "The campus cluster has two lanes. The preempt one …"
+                                   # (by partition: "the A100 one" is a GPU family's)
+                                   rf"(?<=the\s){re.escape(lane.partition)}\s+one\b"])
                            for name, lane in config.slurm_lanes.items()]),
             _Kind("family", self._families(config, data)),
             _Kind("model", [(m, [f"(?-i:{re.escape(m)})", f"(?-i:{re.escape(m.replace('_', ' '))})",

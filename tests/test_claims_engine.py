@@ -829,6 +829,14 @@ FOLLOWS = [
      True, False),
     ("## Compute backends\n\n8× used to be opt-in, but now it's part of the auto ladder.",
      False, True),
+    # a lane named by its partition and "one"; "the first one … is X"
+    ("## SLURM\n\nThe campus cluster has two lanes. The preempt one is tried first.", True,
+     False),
+    ("At each width the H100 rung comes before the A100 one.", True, False),
+    ("## Compute backends\n\nThe first one it tries is RunPod.", True, True),
+    # a field's key, then its rule: "`width`: must be one of …"
+    ("## Request fields\n\n- `width`: must be one of 1, 2, 4, 6, 8.", True, True),
+    ("## Request fields\n\n- `width`: must be one of 1, 2, 4, 8.", False, True),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -624,8 +624,8 @@ class OrderReading(ReaderBase):
         if not self.s.context or self.procedural:
             return
         named = re.search(r"\bthe\s+(first|second|third|last)\s+(lane|partition|queue|backend|"
-                          r"stop|tier)\b(?:\s+(?!is\b|are\b)[\w-]+){1,5}?\s+(?:is|are)\s+",
-                          self.s.text, re.I)
+                          r"stop|tier|one|choice|option|place)\b(?:\s+(?!is\b|are\b)[\w-]+){1,5}?"
+                          r"\s+(?:is|are)\s+", self.s.text, re.I)
         if named:
             # "The first lane dispatch submits to is campus-preempt"
             at = self.s.start + named.end()

@@ -319,7 +319,8 @@ class WidthReading(ReaderBase):
         if self.procedural or not (bare or self._own_width_context()):
             return
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
-        listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?"
+        # ("`width`: must be one of 1, 2, 4, 6, 8": a field's key, then its rule)
+        listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?(?:\s*:)?"
                            r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
                            r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for)\s*\[?"
                            r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
