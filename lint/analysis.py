@@ -288,6 +288,10 @@ class Engine:
                     not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
                                                         lexicon, term)
+                elided = self._elided_subject(out[-1].sentence, sentence, unit)
+                if elided and not sentence.props:
+                    # "`campus-preempt`, partition `preempt`; waits up to 30 min."
+                    sentence.props += self._with_subject(elided, sentence, unit, lexicon)
                 if term and not sentence.props and not any(
                         t.kind in ("backend", "lane", "family", "intent") for t in sentence.tokens):
                     sentence.props += self._with_subject(term, sentence, unit, lexicon)
@@ -318,6 +322,20 @@ class Engine:
                                                    unit.heading)
                         if p.kind != "verdict" or _VERDICT_WORD.search(sentence.text)],
                        at, sentence.end)
+
+    @staticmethod
+    def _elided_subject(previous: reading.Sentence, sentence: reading.Sentence,
+                        unit: Unit) -> str | None:
+        """The subject a clause after a semicolon leaves out: the first ladder name
+        of the clause before, when this one opens with its verb ("… `preempt`;
+        waits up to 30 min")."""
+        if not unit.text[previous.start:previous.end].rstrip().endswith(";") and \
+                unit.text[previous.end:previous.end + 1] != ";":
+            return None
+        if not _VERB_FIRST.match(sentence.text):
+            return None
+        named = [t for t in previous.tokens if t.kind in ("backend", "lane", "family", "intent")]
+        return unit.text[named[0].start:named[0].end] if named else None
 
     def _pronoun_subject(self, previous: reading.Sentence, sentence: reading.Sentence,
                          unit: Unit, lexicon: Lexicon, term: str | None = None) -> list[Prop]:
@@ -939,6 +957,9 @@ _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)
 # a condition still open where a name stands: "… only happens when GCP and …"
 _OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unless)\b[^,;:]*$",
                              re.I)
+# a clause that opens with its verb: "waits up to 30 min", "takes up to 4 GPUs"
+_VERB_FIRST = re.compile(r"\s*(?:then\s+)?(?:waits?|takes?|holds?|allows?|asks?|runs?|tries|"
+                         r"gets?|uses?|leads?|starts?|caps?|accepts?|queues?|is|are|has|have)\b")
 # "a width-4 request", "an 8× job": a request named by its width
 _WIDTH_REQUEST = re.compile(r"\b(?:an?|the)\s+(?P<np>(?:width[- ]\d+|\d+\s*[×x]|\d+[- ]gpu)\s+"
                             r"(?:request|job|phase|run)s?)\b", re.I)

@@ -878,6 +878,13 @@ def test_expected_claims_follow_the_ladder_config(tmp_path: Path, text: str, pac
 # facts changed): a lane's partition, widest allocation and wait, and how the
 # families are named, all come from the config
 LANE_FACTS = [
+    # a clause after a semicolon that opens with its verb has the clause before's subject
+    ("What happens after a full GCP miss:\n\n1. The router submits to `campus-a100`, "
+     "partition `gpu`; waits up to 30 min.\n2. Then `campus-preempt`, partition `preempt`; "
+     "waits up to 30 min.", True, True),
+    ("What happens after a full GCP miss:\n\n1. The router submits to `campus-a100`, "
+     "partition `gpu`; waits up to 30 min.\n2. Then `campus-preempt`, partition `preempt`; "
+     "waits up to 120 min.", False, True),
     ("- `campus-a100`: partition `gpu`, up to 8 GPUs, waits 30 min", False, True),
     ("- `campus-a100`: partition `a100`, up to 8 GPUs, waits 30 min", True, True),
     ("- `campus-a100`: partition `a100`, up to 4 GPUs, waits 45 min", True, False),
