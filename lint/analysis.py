@@ -192,6 +192,8 @@ class Engine:
                 unit.text.rstrip(" *_").endswith(":") else None
             if unit.table_id and not unit.header and table_header:
                 _negate_dont_column(unit, unit_readings, table_header)
+                if unit_readings and not any(r.props for r in unit_readings):
+                    unit_readings[0].props += self._lead_row(unit, table_header, lexicon)
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
@@ -322,6 +324,25 @@ class Engine:
                                                    unit.heading)
                         if p.kind != "verdict" or _VERDICT_WORD.search(sentence.text)],
                        at, sentence.end)
+
+    def _lead_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
+        """'| job length at that width | lead model |' over '| 4 h or more | STANDARD |':
+        the row read as 'Jobs 4 h or more at that width lead with STANDARD.'"""
+        names = [c.strip().lower() for c in header.split(" | ")]
+        length = next((i for i, c in enumerate(names) if _LENGTH_COLUMN.search(c)), None)
+        lead = next((i for i, c in enumerate(names) if _LEAD_COLUMN.search(c) and i != length),
+                    None)
+        cells = unit.text.split(" | ")
+        if length is None or lead is None or max(length, lead) >= len(cells) or \
+                len(cells) != len(names):
+            return []
+        span = _SYMBOL.sub(lambda m: _SYMBOL_WORDS[m.group(0)], cells[length].strip())
+        if not re.search(r"\d", span):
+            return []
+        at = len(" | ".join(cells[:lead])) + (3 if lead else 0)
+        text = f"Jobs {span} at that width lead with {cells[lead].strip()}."
+        return _placed(self._read_text(text, lexicon, unit.heading), at,
+                       at + len(cells[lead]))
 
     @staticmethod
     def _elided_subject(previous: reading.Sentence, sentence: reading.Sentence,
@@ -957,6 +978,12 @@ _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)
 # a condition still open where a name stands: "… only happens when GCP and …"
 _OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unless)\b[^,;:]*$",
                              re.I)
+# a length-lead table's columns, and the comparison signs its length cells use
+_LENGTH_COLUMN = re.compile(r"\b(?:length|duration|hours|runtime|run\s+time|wall[- ]?clock)\b")
+_LEAD_COLUMN = re.compile(r"\b(?:lead|leads|first|led\s+by)\b")
+_SYMBOL_WORDS = {"<": "under ", "≤": "at most ", "<=": "at most ", ">": "over ",
+                 "≥": "of at least ", ">=": "of at least "}
+_SYMBOL = re.compile(r"<=|>=|[<>≤≥]")
 # a clause that opens with its verb: "waits up to 30 min", "takes up to 4 GPUs"
 _VERB_FIRST = re.compile(r"\s*(?:then\s+)?(?:waits?|takes?|holds?|allows?|asks?|runs?|tries|"
                          r"gets?|uses?|leads?|starts?|caps?|accepts?|queues?|is|are|has|have)\b")

@@ -837,6 +837,13 @@ FOLLOWS = [
     # a field's key, then its rule: "`width`: must be one of …"
     ("## Request fields\n\n- `width`: must be one of 1, 2, 4, 6, 8.", True, True),
     ("## Request fields\n\n- `width`: must be one of 1, 2, 4, 8.", False, True),
+    # a length-lead table's rows: "| 4 h or more | STANDARD |" under "| length | lead |"
+    ("| job length at that width | lead model |\n|---|---|\n| under 4 h | SPOT |\n"
+     "| 4 h or more | STANDARD |", True, True),
+    ("| Length at width | Lead |\n|---|---|\n| < 4 h | SPOT |\n| ≥ 4 h | FLEX_START |", False,
+     True),
+    ("| Benchmark | Hours | First result |\n|---|---|---|\n| resnet | 3 h | SPOT was fine |",
+     False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),
