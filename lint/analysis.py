@@ -132,6 +132,7 @@ class Engine:
         parent: Unit | None = None
         parent_request: tuple[float, int] | None = None  # a lead-in's worked job
         list_request: dict[int, tuple[float, int]] = {}
+        list_lead: dict[int, str] = {}
         table_header = ""
         units = doc.units
         snippets = self._snippets(doc, skip_lines)
@@ -153,6 +154,9 @@ class Engine:
                 if family and (self.facts.names_machine_type(parent.text) or
                                lexicon.ladder_context.search(unit.heading)):
                     family_of_list[unit.list_id] = family
+            if new_list and parent is not None and not parent.list_id and \
+                    parent.text.rstrip(" *_").endswith(":"):
+                list_lead[unit.list_id] = parent.text  # "GPU types it asks for:" over "- …"
             parent = unit
             if unit.kind != "heading":
                 # "Backends, in the order dispatch walks them:" orders the list below it
@@ -187,7 +191,8 @@ class Engine:
                 list_request[unit.list_id] = parent_request
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
                                             table_header if unit.table_id else "",
-                                            list_request.get(unit.list_id))
+                                            list_request.get(unit.list_id),
+                                            list_lead.get(unit.list_id, ""))
             parent_request = self._last_request if not unit.list_id and \
                 unit.text.rstrip(" *_").endswith(":") else None
             if unit.table_id and not unit.header and table_header:
@@ -248,8 +253,8 @@ class Engine:
     # ---- one unit -------------------------------------------------------------------------
 
     def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool,
-                   table_header: str = "", carried: tuple[float, int] | None = None
-                   ) -> list[Reading]:
+                   table_header: str = "", carried: tuple[float, int] | None = None,
+                   list_lead: str = "") -> list[Reading]:
         """The readings of one unit; `carried` is a worked job its list's lead-in
         states. The last worked job it states is left in `_last_request`."""
         out: list[Reading] = []
@@ -273,6 +278,7 @@ class Engine:
             reader = reading.Reader(sentence, unit.text, lexicon, unit.heading, self.facts)
             reader.carried = carried
             reader.table_header = table_header
+            reader.list_lead = list_lead
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
             sentence.props = reader.read()

@@ -844,6 +844,11 @@ FOLLOWS = [
      True),
     ("| Benchmark | Hours | First result |\n|---|---|---|\n| resnet | 3 h | SPOT was fine |",
      False, False),
+    # a list item under a lead-in about RunPod's GPU types is one of them
+    ("RunPod is last, after GCP and SLURM. GPU types it may ask for (RunPod ids):\n\n"
+     "- `NVIDIA A100 80GB PCIe`\n- `NVIDIA H100 PCIe`", True, True),
+    ("RunPod is last, after GCP and SLURM. GPU types it may ask for (RunPod ids):\n\n"
+     "- `NVIDIA A100 80GB PCIe`\n- `NVIDIA H100 80GB HBM3`", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -101,9 +101,14 @@ class LaneReading(ReaderBase):
         """'RunPod GPU types: NVIDIA A100 80GB PCIe, …, NVIDIA H100 PCIe': a RunPod
         GPU id the config's runpod.gpu_types does not list."""
         known = {g.lower() for g in self.facts.config.runpod_gpu_types}
-        if not known or self.procedural or not any(
-                t.term == ("backend", self.facts.backends[-1]) for t in self.terms) or \
-                not _RUNPOD_TYPES_CUE.search(f"{self.s.text} {self.table_header}"):
+        runpod = ("backend", self.facts.backends[-1])
+        # a list item under "RunPod … GPU types it may ask for:" is one of them
+        in_lead = bool(self.list_lead) and any(
+            (t.kind, t.value) == runpod for t in self.lexicon.tag(self.list_lead))
+        if not known or self.procedural or not (in_lead or any(
+                t.term == runpod for t in self.terms)) or \
+                not _RUNPOD_TYPES_CUE.search(f"{self.s.text} {self.table_header} "
+                                             f"{self.list_lead if in_lead else ''}"):
             return
         for m in _NVIDIA_ID.finditer(self.s.text):
             if m.group(0).lower() in known:
