@@ -1120,10 +1120,12 @@ def test_required_literal_reads_patterns_conservatively() -> None:
 
 
 def test_gate_folds_what_case_insensitive_matching_folds() -> None:
+    # the gate looks in the gate text, made once per text (lowered and folded)
     alt = lexicon._Alternation([("(?:spot)", ("spot",)), (r"(?:\d+h)", (lexicon._DIGIT,))])
-    assert alt.regex_for("\u017fpot") is not None  # 'ſ' matches 's' under re.I
-    assert alt.regex_for("\u0664h") is not None  # an Arabic-Indic digit is \\d
-    assert alt.regex_for("nothing here") is None
+    folded = alt.regex_for(lexicon._gate_text("\u017fPOT"))
+    assert folded is not None and folded.search("\u017fPOT")  # 'ſ' matches 's' under re.I
+    assert alt.regex_for(lexicon._gate_text("\u0664h")) is not None  # Arabic-Indic \\d
+    assert alt.regex_for(lexicon._gate_text("nothing here")) is None
 
 
 # ---- invariants ---------------------------------------------------------------------------
