@@ -849,6 +849,11 @@ FOLLOWS = [
      "- `NVIDIA A100 80GB PCIe`\n- `NVIDIA H100 PCIe`", True, True),
     ("RunPod is last, after GCP and SLURM. GPU types it may ask for (RunPod ids):\n\n"
      "- `NVIDIA A100 80GB PCIe`\n- `NVIDIA H100 80GB HBM3`", False, False),
+    # "never falls through to RunPod" takes it off the ladder
+    ("## Compute backends\n\nStop there: the router never falls through to paid cloud.", True,
+     True),
+    ("## Compute backends\n\nThe router never falls through to RunPod before both lanes "
+     "miss.", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

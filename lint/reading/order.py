@@ -482,7 +482,10 @@ class OrderReading(ReaderBase):
     # "the router never uses campus-preempt", "the ladder skips campus-preempt entirely"
     _NEVER_USES = re.compile(
         r"(?:the\s+)?(?:router|ladder|dispatch|walk)\s+(?:never|doesn't|does\s+not|won't|"
-        r"will\s+not)\s+(?:uses?|tries|try|touch(?:es)?|reach(?:es)?)\s+(?:the\s+)?[\s`*_]*$|"
+        r"will\s+not)\s+(?:uses?|tries|try|touch(?:es)?|reach(?:es)?|"
+        # "the router never falls through to paid cloud"
+        r"falls?\s+(?:through|back)\s+to|goes?\s+(?:on\s+)?to|gets?\s+to|moves?\s+on\s+to|"
+        r"spills?\s+(?:over\s+)?(?:in)?to)\s+(?:the\s+)?[\s`*_]*$|"
         r"(?:the\s+)?(?:router|ladder|dispatch|walk)\s+(?:always\s+)?skips\s+(?:the\s+)?"
         r"[\s`*_]*$", re.I)
 
