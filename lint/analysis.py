@@ -737,7 +737,8 @@ class Engine:
             width = next((t.value for t in lexicon.tag(unit.cells[cols["width"]])
                           if t.kind == "width"), None)
             length = next((t for t in lexicon.tag(unit.cells[cols["length"]])
-                           if t.kind == "duration"), None)
+                           if t.kind == "duration"), None) or _hours_cell(
+                unit.cells[cols["length"]], header.cells[cols["length"]])
             others = [c for i, c in enumerate(unit.cells)
                       if i not in (cols["width"], cols["length"])]
             if any(t.kind in ("width", "duration") for c in others for t in lexicon.tag(c)):
@@ -905,6 +906,16 @@ def _negate_dont_column(unit: Unit, readings: list[Reading], header: str) -> Non
     for r in readings:
         r.props = [replace(p, negated=not p.negated)
                    if unit.text.count(" | ", 0, p.start) in dont else p for p in r.props]
+
+
+def _hours_cell(cell: str, header: str):
+    """'| 1.5 |' under '| Hours there |': a bare number in a column of hours."""
+    from lint.lexicon import Token
+
+    m = re.fullmatch(r"\s*(\d{1,4}(?:\.\d{1,2})?)\s*", cell)
+    if m is None or not re.search(r"\bhours?\b|\bhrs?\b|\(h\)|\bin\s+h\b", header, re.I):
+        return None
+    return Token("duration", float(m.group(1)), m.start(1), m.end(1))
 
 
 def _asked(props: list[Prop], question: str) -> list[Prop]:

@@ -854,6 +854,13 @@ FOLLOWS = [
      True),
     ("## Compute backends\n\nThe router never falls through to RunPod before both lanes "
      "miss.", False, False),
+    # a worked table whose length column holds bare numbers of hours
+    ("1.5 h at 8×, row by row:\n\n| Width | Hours there | Class | Lead |\n|---|---|---|---|\n"
+     "| 8× | 1.5 | short | SPOT |\n| 4× | 3 | short | SPOT |\n| 2× | 6 | short | SPOT |", True,
+     True),
+    ("1.5 h at 8×, row by row:\n\n| Width | Hours there | Class | Lead |\n|---|---|---|---|\n"
+     "| 8× | 1.5 | short | SPOT |\n| 4× | 3 | short | SPOT |\n| 2× | 6 | long | FLEX_START |",
+     False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),
