@@ -861,6 +861,13 @@ FOLLOWS = [
     ("1.5 h at 8×, row by row:\n\n| Width | Hours there | Class | Lead |\n|---|---|---|---|\n"
      "| 8× | 1.5 | short | SPOT |\n| 4× | 3 | short | SPOT |\n| 2× | 6 | long | FLEX_START |",
      False, False),
+    # an intent's minimum width as a list item under a lead-in that names them
+    ("Intents and their minimum widths:\n\n- capture-7b: 1\n- eval-70b: 1", True, True),
+    ("Intents and their minimum widths:\n\n- capture-7b: 1\n- eval-70b: 2", False, False),
+    # a section about one intent is the subject of its chains
+    ("## eval-70b\n\nOn GCP an 8× request still goes 8× → 4× → 2× → 1× like the 7B intents.",
+     True, True),
+    ("## eval-70b\n\nOn GCP an 8× request goes 8× → 4× → 2×.", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

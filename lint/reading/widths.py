@@ -40,6 +40,14 @@ def bare_width_list(text: str, heading: str) -> bool:
     return _bare_list(text, heading) is not None
 
 _WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8}
+_MIN_WIDTHS_LEAD = re.compile(r"\bmin(?:imum)?[\s_-]*widths?\b", re.I)
+
+
+def _heading_intents(reader: ReaderBase) -> list[Token]:
+    """The intent a section is about, by its heading ("## eval-70b"), placed at
+    the sentence's start."""
+    named = {t.value for t in reader.lexicon.tag(reader.heading) if t.kind == "intent"}
+    return [Token("intent", name, reader.s.start, reader.s.start) for name in sorted(named)]
 
 
 _AUTO_VERB = (r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|reach(?:es|ed)?|tries|"
@@ -112,6 +120,18 @@ class WidthReading(ReaderBase):
             intents = [t for t in every if t.value not in excluded]
         else:
             intents = named or every
+        if self.list_lead and _MIN_WIDTHS_LEAD.search(self.list_lead):
+            # "Intents and their minimum widths:" over "- eval-70b: 1"
+            item = re.match(r"\W*([\w.-]+)\W*\s*[:=—–-]+\s*(\d)\b(?![.,]\d)", self.s.text)
+            if item and item.group(1).lower() in self.facts.intents:
+                at = self.s.start + item.start(2)
+                self.add("min-width", (item.group(1).lower(), int(item.group(2))), at, at + 1,
+                         topic="minimum width", fix=((at, at + 1, ""),))
+                return
+        if not intents and not self.kinds("intent") and len(_heading_intents(self)) == 1 and \
+                ARROW.search(self.s.text):
+            # "## eval-70b" over "On GCP an 8× request still goes 8× → 4× → 2× → 1×"
+            intents = _heading_intents(self)
         if not intents:
             self._floor()
             return
