@@ -138,20 +138,24 @@ class ScalingReading(ReaderBase):
                          topic="length at a degraded width")
                 return
 
+    def _add_class_fixed(self, m: re.Match[str], negated: bool | None = None) -> None:
+        """The class decided once: the claim at `m`, its polarity from the clause
+        unless given."""
+        start, end = self._at(m)
+        self.add("scaling", ("class-fixed",), start, end,
+                 self.negated_before(start) if negated is None else negated,
+                 topic="length class at a degraded width")
+
     def _class_fixed(self, text: str) -> None:
         for pattern in (_CLASS_FIXED, _CLASS_KEPT):
             m = pattern.search(text)
             if m and not _RECOUNTED.search(m.group(0)):
-                start, end = self._at(m)
-                negated = bool(m.group("neg")) or self.negated_before(start)
-                self.add("scaling", ("class-fixed",), start, end, negated,
-                         topic="length class at a degraded width")
+                self._add_class_fixed(m, bool(m.group("neg")) or
+                                      self.negated_before(self.s.start + m.start()))
                 return
         m = _CLASS_NOT_CHANGING.search(text)
         if m:
-            start, end = self._at(m)
-            self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
-                     topic="length class at a degraded width")
+            self._add_class_fixed(m)
             return
         low = text.lower()
         # the literals each pattern needs, looked for before the patterns are run
@@ -162,9 +166,7 @@ class ScalingReading(ReaderBase):
         if m is None and ("treated" in low or _RE_VERB.search(low)):
             m = _NOT_RECOMPUTED.search(text)
         if m:
-            start, end = self._at(m)
-            self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
-                     topic="length class at a degraded width")
+            self._add_class_fixed(m)
             return
         m = _DECIDED_ONCE.search(text) if "once" in low or "every" in low or "inherit" in low \
             else None
@@ -172,9 +174,7 @@ class ScalingReading(ReaderBase):
                                r"(?:\w+\s+){0,2}once\b", m.group(0), re.I) and \
                 re.search(r"\b(?:requested|original|wide|first)\s+width\b|\bkeeps?\b|\binherit",
                           text, re.I):
-            start, end = self._at(m)
-            self.add("scaling", ("class-fixed",), start, end, self.negated_before(start),
-                     topic="length class at a degraded width")
+            self._add_class_fixed(m)
 
     def _direction(self, text: str) -> None:
         m = _HALVING.search(text)
