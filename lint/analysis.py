@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from lint import reading
 from lint.document import Document, Unit
 from lint.facts import Facts
-from lint.lexicon import Lexicon
+from lint.lexicon import Lexicon, Token
 from lint.propositions import Prop, Verdict, judge
 from lint.reading.cues import COND, EVERY_FAMILY, EVERY_INTENT
 from lint.reading.lengths import heading_class
@@ -356,8 +356,7 @@ class Engine:
         """The subject a clause after a semicolon leaves out: the first ladder name
         of the clause before, when this one opens with its verb ("… `preempt`;
         waits up to 30 min")."""
-        if not unit.text[previous.start:previous.end].rstrip().endswith(";") and \
-                unit.text[previous.end:previous.end + 1] != ";":
+        if unit.text[previous.end:previous.end + 1] != ";":  # (a sentence ends before it)
             return None
         if not _VERB_FIRST.match(sentence.text):
             return None
@@ -380,10 +379,10 @@ class Engine:
             # backend": a condition names what comes before the subject, not it
             named = [t for t in named if t.start >= previous.start + condition.end()]
         # "that only happens when GCP and both lanes came up empty. it's last": nor is
-        # a name inside a condition that the sentence ends in
+        # a name inside a condition that the sentence ends in (a leading "If you see a
+        # RunPod pod, …" does hold the topic: the conjunction must follow words)
         named = [t for t in named if not _OPEN_CONDITION.search(
-            unit.text[previous.start:t.start])]  # (a leading "If you see a RunPod pod, …"
-        # does hold the topic: _OPEN_CONDITION needs words before its conjunction)
+            unit.text[previous.start:t.start])]
         phrase = _HISTORY_SUBJECT.match(previous.text)
         if term:
             subject = term
@@ -910,8 +909,6 @@ def _negate_dont_column(unit: Unit, readings: list[Reading], header: str) -> Non
 
 def _hours_cell(cell: str, header: str):
     """'| 1.5 |' under '| Hours there |': a bare number in a column of hours."""
-    from lint.lexicon import Token
-
     m = re.fullmatch(r"\s*(\d{1,4}(?:\.\d{1,2})?)\s*", cell)
     if m is None or not re.search(r"\bhours?\b|\bhrs?\b|\(h\)|\bin\s+h\b", header, re.I):
         return None
