@@ -85,6 +85,7 @@ _DESCRIBE = {
     "gpu-memory": lambda p: f"the ladder's {p.args[0]} has {p.args[1]} GB",
     "runpod-gpu-type": lambda p: f"RunPod asks for {p.args[0]}",
     "lane-count": lambda p: f"the ladder has {p.args[0]} SLURM lane{'s' if p.args[0] != 1 else ''}",
+    "backend-count": lambda p: f"the ladder has {p.args[0]} backend{'s' if p.args[0] != 1 else ''}",
     "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
     "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
@@ -533,6 +534,11 @@ def _lane_count(p: Prop, facts: Facts):
     return p.args[0] == len(lanes), f"SLURM lanes {' → '.join(lanes)}", ()
 
 
+def _backend_count(p: Prop, facts: Facts):
+    return p.args[0] == len(facts.backends), \
+        f"{len(facts.backends)} backends: {facts.backend_chain()}", ()
+
+
 def _runpod_gpu_type(p: Prop, facts: Facts):
     types = facts.config.runpod_gpu_types
     return p.args[0].lower() in {t.lower() for t in types}, \
@@ -763,7 +769,7 @@ _JUDGES = {
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
     "tail-width": _tail_width, "runpod-gpu-type": _runpod_gpu_type,
-    "verdict-set": _verdict_set, "lane-count": _lane_count,
+    "verdict-set": _verdict_set, "lane-count": _lane_count, "backend-count": _backend_count,
     "floor": _floor,
     "in-auto": _in_auto, "request-first": _request_first,
     "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,

@@ -18,7 +18,7 @@ from lint.propositions import Prop, Verdict, a_or_an, family_lead, judge
 
 def canonical(p: Prop, facts: Facts) -> str:
     kind = p.kind
-    if kind in ("preceded-by", "position"):
+    if kind in ("preceded-by", "position", "backend-count"):
         labels = [facts.backend_label(b) for b in facts.backends]
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
     if kind in ("first-lane", "last-lane", "position-lane", "lane-count"):

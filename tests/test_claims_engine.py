@@ -868,6 +868,14 @@ FOLLOWS = [
     ("## eval-70b\n\nOn GCP an 8× request still goes 8× → 4× → 2× → 1× like the 7B intents.",
      True, True),
     ("## eval-70b\n\nOn GCP an 8× request goes 8× → 4× → 2×.", False, False),
+    # how many backends the ladder has
+    ("Only two backends are in the ladder today: GCP and RunPod.", True, True),
+    ("## Compute backends\n\nThe router knows three backends: GCP, the campus SLURM cluster "
+     "and RunPod.", False, False),
+    ("## Compute backends\n\nTwo backends need a VPN: the campus cluster and GCP.", False,
+     False),
+    ("## Compute backends\n\nIt falls back to RunPod, which is the one backend that bills "
+     "real dollars.", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

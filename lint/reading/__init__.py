@@ -66,6 +66,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_tail_width()
         self.read_runpod_types()
         self.read_lane_count()
+        self.read_backend_count()
         self.read_family_names()
         return self.props
 

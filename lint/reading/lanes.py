@@ -78,6 +78,18 @@ _LANE_COUNT = re.compile(r"\b(?P<n>a\s+single|single|only\s+one|one|two|three|fo
                          r"(?!\s*(?:per|each|at\s+a\s+time))", re.I)
 
 
+# "Only two backends are in the ladder today", "the router knows three backends"
+_BACKEND_COUNT = re.compile(r"\b(?P<n>a\s+single|single|only\s+one|one|two|three|four|five|"
+                            r"only\s+two|only\s+three|[1-9])\s+(?:compute\s+)?backends?\b"
+                            r"(?!\s*(?:per|each|at\s+a\s+time|of\s+its\s+own))", re.I)
+
+
+_HAS_COUNT = re.compile(r"\b(?:has|have|knows?|uses?|walks?|supports?|there\s+(?:are|is)|with)\s+"
+                        r"(?:only\s+|just\s+|exactly\s+)?$", re.I)
+_ARE_ON_LADDER = re.compile(r"\s*(?:are|is)\s+(?:in|on|part\s+of)\s+(?:the\s+)?(?:ladder|router|"
+                            r"walk)\b", re.I)
+
+
 class LaneReading(ReaderBase):
     # -- how many SLURM lanes the ladder has ------------------------------------------
 
@@ -94,6 +106,28 @@ class LaneReading(ReaderBase):
         self.add("lane-count", (n,), at, self.s.start + m.end(), self.negated_before(at),
                  topic="SLURM lanes")
 
+
+    def read_backend_count(self) -> None:
+        """'Only two backends are in the ladder today: GCP and RunPod'."""
+        if self.procedural or not self.s.context:
+            return
+        m = _BACKEND_COUNT.search(self.s.text)
+        if not m:
+            return
+        before = self.s.text[max(0, m.start() - 30):m.start()]
+        after = self.s.text[m.end():m.end() + 40]
+        # a count of the ladder's backends, not of some of them ("two backends need a
+        # VPN", "the one backend that bills real dollars")
+        if not (m["n"].lower().startswith("only") or _HAS_COUNT.search(before) or
+                _ARE_ON_LADDER.match(after)) or re.match(r"\s*(?:that|which|who|where)\b",
+                                                          after, re.I):
+            return
+        word = re.sub(r"^(?:only|a)\s+", "", m["n"].lower())
+        n = int(word) if word.isdigit() else {"single": 1, "five": 5}.get(word) or \
+            _WORD_NUMBERS[word]
+        at = self.s.start + m.start("n")
+        self.add("backend-count", (n,), at, self.s.start + m.end(), self.negated_before(at),
+                 topic="order")
 
     # -- which GPU types the RunPod rungs ask for ----------------------------------------
 
