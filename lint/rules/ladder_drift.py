@@ -69,7 +69,8 @@ class LadderDrift(Rule):
     value by value; not other code, not a tool's output transcript, not front
     matter) into propositions about the ladder, and reports each one that the
     router's ladder config contradicts: backend order, SLURM lane order, what
-    is on the ladder at all, the width chain, provisioning models per family
+    is on the ladder at all, how many backends it has, the width chain, where
+    a request of one width starts, provisioning models per family
     or machine type, the lead model per job length, the short threshold, the
     FLEX_START maximum run, the family order at one width, an intent's
     minimum width, the auto ladder, each SLURM lane's partition, widest
