@@ -876,6 +876,8 @@ FOLLOWS = [
      False),
     ("## Compute backends\n\nIt falls back to RunPod, which is the one backend that bills "
      "real dollars.", False, False),
+    ("## Ledger\n\nThe ledger has two backends with the same semantics. Dispatch on GCP "
+     "records to both.", False, False),
     # rank comparatives
     ("## Compute backends\n\nSLURM ranks above GCP in the ladder.", True, True),
     ("## Compute backends\n\nSLURM ranks below GCP and above RunPod.", False, False),

@@ -84,7 +84,9 @@ _BACKEND_COUNT = re.compile(r"\b(?P<n>a\s+single|single|only\s+one|one|two|three
                             r"(?!\s*(?:per|each|at\s+a\s+time|of\s+its\s+own))", re.I)
 
 
-_HAS_COUNT = re.compile(r"\b(?:has|have|knows?|uses?|walks?|supports?|there\s+(?:are|is)|with)\s+"
+# the counted backends are the router's: "The ledger has two backends" (its stores) is not
+_HAS_COUNT = re.compile(r"\b(?:(?:router|ladder|dispatch\w*|walk|planner|we)\s+(?:only\s+)?"
+                        r"(?:has|have|knows?|uses?|walks?|supports?|tries)|there\s+(?:are|is))\s+"
                         r"(?:only\s+|just\s+|exactly\s+)?$", re.I)
 _ARE_ON_LADDER = re.compile(r"\s*(?:are|is)\s+(?:in|on|part\s+of)\s+(?:the\s+)?(?:ladder|router|"
                             r"walk)\b", re.I)
