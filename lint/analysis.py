@@ -338,14 +338,13 @@ class Engine:
         length = next((i for i, c in enumerate(names) if _LENGTH_COLUMN.search(c)), None)
         lead = next((i for i, c in enumerate(names) if _LEAD_COLUMN.search(c) and i != length),
                     None)
-        cells = unit.text.split(" | ")
-        if length is None or lead is None or max(length, lead) >= len(cells) or \
-                len(cells) != len(names):
+        cells = unit.cells
+        if length is None or lead is None or len(cells) != len(names):
             return []
         span = _SYMBOL.sub(lambda m: _SYMBOL_WORDS[m.group(0)], cells[length].strip())
         if not re.search(r"\d", span):
             return []
-        at = len(" | ".join(cells[:lead])) + (3 if lead else 0)
+        at = _cell_start(unit, lead)
         text = f"Jobs {span} at that width lead with {cells[lead].strip()}."
         return _placed(self._read_text(text, lexicon, unit.heading), at,
                        at + len(cells[lead]))

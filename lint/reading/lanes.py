@@ -72,16 +72,24 @@ _RUNPOD_TYPES_CUE = re.compile(r"\bgpu[\s_-]*(?:types?|ids?)\b|\bfallback|\basks
                                r"for\b|\brequests?\b|\btries\b|\bin\s+order\b", re.I)
 
 
+# A count in words or digits, as _count reads it
+_COUNT = r"(?P<n>a\s+single|single|only\s+one|one|two|three|four|five|[1-9])"
 # "There is a single SLURM lane", "the two campus lanes", "three SLURM lanes"
-_LANE_COUNT = re.compile(r"\b(?P<n>a\s+single|single|only\s+one|one|two|three|four|five|[1-9])\s+"
+_LANE_COUNT = re.compile(rf"\b{_COUNT}\s+"
                          r"(?:(?:campus|slurm|campus\s+slurm)\s+)(?:lanes?|partitions?)\b"
                          r"(?!\s*(?:per|each|at\s+a\s+time))", re.I)
 
 
 # "Only two backends are in the ladder today", "the router knows three backends"
-_BACKEND_COUNT = re.compile(r"\b(?P<n>a\s+single|single|only\s+one|one|two|three|four|five|"
-                            r"only\s+two|only\s+three|[1-9])\s+(?:compute\s+)?backends?\b"
+_BACKEND_COUNT = re.compile(rf"\b(?P<only>only\s+)?{_COUNT}\s+(?:compute\s+)?backends?\b"
                             r"(?!\s*(?:per|each|at\s+a\s+time|of\s+its\s+own))", re.I)
+
+
+def _count(m: re.Match[str]) -> int:
+    """The number a _COUNT group names."""
+    word = re.sub(r"^(?:only|a)\s+", "", m["n"].lower())
+    return int(word) if word.isdigit() else {"single": 1, "five": 5}.get(word) or \
+        _WORD_NUMBERS[word]
 
 
 # the counted backends are the router's: "The ledger has two backends" (its stores) is not
@@ -101,13 +109,9 @@ class LaneReading(ReaderBase):
         m = _LANE_COUNT.search(self.s.text)
         if not m:
             return
-        word = re.sub(r"^(?:only|a)\s+", "", m["n"].lower())
-        n = int(word) if word.isdigit() else {"single": 1, "five": 5}.get(word) or \
-            _WORD_NUMBERS[word]
         at = self.s.start + m.start("n")
-        self.add("lane-count", (n,), at, self.s.start + m.end(), self.negated_before(at),
+        self.add("lane-count", (_count(m),), at, self.s.start + m.end(), self.negated_before(at),
                  topic="SLURM lanes")
-
 
     def read_backend_count(self) -> None:
         """'Only two backends are in the ladder today: GCP and RunPod'."""
@@ -120,15 +124,12 @@ class LaneReading(ReaderBase):
         after = self.s.text[m.end():m.end() + 40]
         # a count of the ladder's backends, not of some of them ("two backends need a
         # VPN", "the one backend that bills real dollars")
-        if not (m["n"].lower().startswith("only") or _HAS_COUNT.search(before) or
+        if not (m["only"] or m["n"].lower().startswith("only") or _HAS_COUNT.search(before) or
                 _ARE_ON_LADDER.match(after)) or re.match(r"\s*(?:that|which|who|where)\b",
                                                           after, re.I):
             return
-        word = re.sub(r"^(?:only|a)\s+", "", m["n"].lower())
-        n = int(word) if word.isdigit() else {"single": 1, "five": 5}.get(word) or \
-            _WORD_NUMBERS[word]
-        at = self.s.start + m.start("n")
-        self.add("backend-count", (n,), at, self.s.start + m.end(), self.negated_before(at),
+        at = self.s.start + m.start("only" if m["only"] else "n")
+        self.add("backend-count", (_count(m),), at, self.s.start + m.end(), self.negated_before(at),
                  topic="order")
 
     # -- which GPU types the RunPod rungs ask for ----------------------------------------
