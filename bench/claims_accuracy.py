@@ -6,7 +6,7 @@ critic kinds, and linted with the workspace's default rules. A drift entry
 is caught when a finding lands on the appended lines; an ok or unrelated
 entry is clean when none does.
 
-    python bench/claims_accuracy.py [--show dev|test] [--kind KIND]
+    python bench/claims_accuracy.py [--show dev|test] [--kind KIND] [--file STEM]
 
 Tune on the dev half only; the test half was written apart and is the
 measurement. Targets: recall >= 90%, >= 98% of true or unrelated statements
@@ -96,9 +96,13 @@ def main() -> int:
     parser.add_argument("--show", choices=("dev", "test"),
                         help="list the misses and false flags of one half")
     parser.add_argument("--kind", help="only this kind")
+    parser.add_argument("--file", help="only this corpus file (its stem: dev23)")
     args = parser.parse_args()
     for half in ("dev", "test"):
-        entries = [e for e in load(half) if not args.kind or e["kind"] == args.kind]
+        entries = [e for e in load(half) if (not args.kind or e["kind"] == args.kind)
+                   and (not args.file or e["file"] == f"{args.file}.yaml")]
+        if not entries:
+            continue
         results = run(entries)
         report(half, results)
         if args.show == half:
