@@ -199,6 +199,8 @@ class Engine:
                 _negate_dont_column(unit, unit_readings, table_header)
                 if unit_readings and not any(r.props for r in unit_readings):
                     unit_readings[0].props += self._lead_row(unit, table_header, lexicon)
+                if unit_readings:
+                    unit_readings[0].props += self._request_row(unit, table_header, lexicon)
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
@@ -348,6 +350,23 @@ class Engine:
         text = f"Jobs {span} at that width lead with {cells[lead].strip()}."
         return _placed(self._read_text(text, lexicon, unit.heading), at,
                        at + len(cells[lead]))
+
+    def _request_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
+        """'| requested | widths tried, in order |' over '| 4x | 8x, 4x, 2x, 1x |': the
+        row read as 'A 4x request tries 8x, 4x, 2x, 1x.'"""
+        names = [c.strip().lower() for c in header.split(" | ")]
+        request = next((i for i, c in enumerate(names) if _REQUEST_COLUMN.search(c)), None)
+        chain = next((i for i, c in enumerate(names) if _CHAIN_COLUMN.search(c) and
+                      i != request), None)
+        cells = unit.cells
+        if request is None or chain is None or len(cells) != len(names) or \
+                not re.fullmatch(r"\W*\d+\s*[x×]\W*", cells[request].strip()):
+            return []
+        at = _cell_start(unit, chain)
+        text = f"A {cells[request].strip(' `*_')} request tries {cells[chain].strip()}."
+        props = self._read_text(text, lexicon, unit.heading)
+        return _placed([p for p in props if p.kind in ("request-first", "direction")], at,
+                       at + len(cells[chain]))
 
     @staticmethod
     def _elided_subject(previous: reading.Sentence, sentence: reading.Sentence,
@@ -993,6 +1012,8 @@ _OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unl
                              re.I)
 # a length-lead table's columns, and the comparison signs its length cells use
 _LENGTH_COLUMN = re.compile(r"\b(?:length|duration|hours|runtime|run\s+time|wall[- ]?clock)\b")
+_REQUEST_COLUMN = re.compile(r"\b(?:request(?:ed)?|asked?\s+for|width\s+asked)\b")
+_CHAIN_COLUMN = re.compile(r"\b(?:tried|tries|order|chain|walk|walks|sequence|fallbacks?|ladder)\b")
 _LEAD_COLUMN = re.compile(r"\b(?:lead|leads|first|led\s+by)\b")
 _SYMBOL_WORDS = {"<": "under ", "≤": "at most ", "<=": "at most ", ">": "over ",
                  "≥": "of at least ", ">=": "of at least "}

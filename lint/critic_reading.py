@@ -28,7 +28,10 @@ _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|conv
 # "… at width 1 is below …", "a 0.5 GPU-hour eval on one GPU with 4 shards is below …"
 _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?(?=\s+is\s))?"
                        r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
-                       r"(below|under|above|over|past)\s+the\s+(?:widening\s+)?threshold", re.I)
+                       r"(below|under|above|over|past)\s+(?:the\s+(?:widening\s+)?(?:[\d.]+[\s-]*"
+                       r"(?:gpu[- ]hours?\s+)?)?(?:threshold|bar|cutoff|line|mark)\b|"
+                       # "6 GPU-hours (well over 1)"
+                       r"[\d.]+\s*\))", re.I)
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
                               r"\bnot\s+shardable", re.I)
 _UNLIKE = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+"
@@ -50,6 +53,8 @@ _AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regard
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$", re.I)
 _PLAIN_PATTERN = re.compile(r"[\w-]+(?:\\s\+[\w-]+)*")
 _CONTRAST_JOINT = re.compile(r",?\s+(?:while|whereas|but)\b|;", re.I)
+# a rule's name opening a definition: "unsharded-wide — …", "unsharded-wide: …"
+_DEFINES = re.compile(r"[`*_]*\s*(?:[—–:(]|-{1,2}\s|\s*$)")
 _NARROW = re.compile(r"\bnarrow|\bwiden|\bthreshold|\bwidth\s*1\b|\bsingle\s+gpu", re.I)
 
 
@@ -111,12 +116,21 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("verdict", (rule.value, _VERDICTS[cue.kind]), negated,
                               rule.start, rule.end, "critic verdict"))
         else:
-            verdict = _heading_verdict(reader, unit.heading)
-            # Outside a list, the heading classifies a sentence that opens with the
-            # rule's own name; "One process behind four GPUs is not parallel work"
-            # describes a plan, whatever heading it sits under.
+            # A list's lead-in is nearer than the heading: "Send the plan back
+            # (REVISE) when any of these shows up:" classifies its items, and "Severity
+            # words:" leaves them to say their own verdicts
+            lead = reader.list_lead if unit.list_id else ""
+            verdict = _heading_verdict(reader, lead or unit.heading)
+            if lead and any(t.kind == "neg" for t in reader.lexicon.tag(lead, cues_alone=True)):
+                verdict = None  # "NEVER answer REVISE just because:" classifies nothing
+            # Outside a list, the heading classifies a definition that opens with the
+            # rule's own name ("needlessly-narrow — width 1 although …"); "One process
+            # behind four GPUs is not parallel work" describes a plan and
+            # "needlessly-narrow fires when all of these hold:" its condition, whatever
+            # heading they sit under.
             if verdict and (unit.list_id or (len(rules) == 1 and
                             re.match(r"\W*$", reader.text(s.start, rule.start)) and
+                            _DEFINES.match(reader.unit_text, rule.end) and
                             written(reader.unit_text, rule).lower() == rule.value)):
                 heading_props.append(Prop("verdict", (rule.value, verdict), False, rule.start,
                                           rule.end, "critic verdict"))
@@ -128,7 +142,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
         reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
         reader.unit_text[t.end:t.end + 12]) or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)
-        or _THRESHOLD_BEFORE.search(reader.unit_text[max(s.start, t.start - 14):t.start])]
+        or _THRESHOLD_BEFORE.search(reader.unit_text[max(s.start, t.start - 14):t.start])
+        # "gpu_hours is at least 2.0", "| GPU-hours | ≥ 0.5 |": the cue inside the amount
+        or re.search(r"at\s+least|≥|>=", reader.unit_text[t.start:t.end])]
     if len(amounts) > 1:
         amounts = cued
     for gh in amounts[:1]:
@@ -166,7 +182,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # Without the rule named, an amount is the threshold only where a cue says
         # so: "6 GPU-hours at width 1 is a 6 h job" is arithmetic, not a threshold.
         if any(r.value == _narrow_rule(reader) for r in rules) or (
-                (_NARROW.search(s.text) or _NARROW.search(unit.heading))
+                (_NARROW.search(s.text) or _NARROW.search(unit.heading) or
+                 _NARROW.search(reader.list_lead if unit.list_id else "") or
+                 _NARROW.search(reader.table_header))
                 and (gh in cued or re.search(r"\bthreshold|\bnarrow", s.text, re.I))):
             span: tuple[int, int, str] = (gh.start, gh.end, "")
             value = re.search(r"(?:[:=≥]|>=|\bleast|\bis|\bare)\s*(\d+(?:\.\d+)?)$",
@@ -203,7 +221,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                           "widening threshold"))
     narrow = [r for r in rules if r.value == _narrow_rule(reader)]
     either = _EITHER_CONDITION.search(s.text)
-    if either and (narrow or _NARROW.search(f"{s.text} {unit.heading}")):
+    lead = reader.list_lead if unit.list_id else ""
+    if either and (narrow or _NARROW.search(f"{s.text} {unit.heading} {lead}")):
         # "…if it declares an axis of 2 or more, *or* if it has 1 GPU-hour": the rule
         # needs both conditions, not either
         at = s.start + either.start()

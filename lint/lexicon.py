@@ -347,7 +347,9 @@ class Lexicon:
                 (0.25, [r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
                 # a config-like key read as words: "widening threshold gpu hours: 0.5"
                 (lambda s: float(re.findall(_NUMBER, s)[-1]), [
-                    r"gpu[-_ ]?hours?`?\s*(?:[:=≥>]|>=|\s(?:is|are|of\s+at\s+least|at\s+least|"
+                    # ("| GPU-hours | ≥ 0.5 |" in a table, "gpu_hours is at least 2.0")
+                    r"gpu[-_ ]?hours?`?\s*(?:\|\s*)?(?:[:=≥>]|>=|\s(?:is|are|of\s+at\s+least|"
+                    r"(?:is\s+|are\s+)?at\s+least|"
                     r"exceeds?|passes|reaches|(?:is\s+)?(?:strictly\s+)?(?:above|over|greater\s+than|"
                     r"more\s+than))"
                     r"\s)\s*"

@@ -903,6 +903,29 @@ FOLLOWS = [
     ("## Onboarding: compute accounts\n\n1. Request a campus cluster account through the IT "
      "form.\n2. Ask in #compute to be added to the GCP project.\n3. RunPod access is granted "
      "by the team lead.", False, False),
+    # a length compared with the threshold, a coordinated group, a proposal, a request table
+    ('## Compute backends\n\nSince 5 h is over the short threshold, the 2× attempt '
+     'opened with FLEX_START.', False, True),
+    ('## Compute backends\n\nWhen a long job is over 168 h at some width, that width '
+     'loses its FLEX_START rungs.', False, False),
+    ('* At 1x: 6 h, over four hours, FLEX_START first, with SPOT as the last GCP '
+     'option at that width.', False, False),
+    ('## Compute backends\n\nA request for 8 GPUs tries `a2-ultragpu-8g` and '
+     '`a3-highgpu-8g` first.', False, True),
+    ('## Compute backends\n\nThe router tries the SLURM lanes and RunPod first, and '
+     'only asks GCP when both are full.', True, True),
+    ('## Compute backends\n\nRunPod kept its old role: it was the last rung before and '
+     'it is the last rung now.', False, False),
+    ('## Compute backends\n\nWe once discussed putting the preempt partition first. It '
+     'stayed second: the router tries `campus-a100` before `campus-preempt`.', False, True),
+    ('## Compute backends\n\nUntil the width-aware change, 8-GPU machines were only '
+     'reachable through an explicit intent.', False, False),
+    ('## Compute backends\n\n| requested | widths tried, in order |\n|---|---|\n| 4x | '
+     '8x, 4x, 2x, 1x |', True, True),
+    ('## Compute backends\n\n| requested | widths tried, in order |\n|---|---|\n| 4x | '
+     '4x, 2x, 1x |', False, False),
+    ('## SLURM\n\nThe router tries `campus-a100` (partition `gpu`) before '
+     "`campus-preempt`, and preempt's lane admits 4 GPUs at most.", False, True),
 ]
 
 
@@ -1047,9 +1070,9 @@ def _measure(half: str) -> tuple[float, float]:
 # Floors a little under what bench/claims_accuracy.py measures today: a change
 # that loses accuracy fails here. The test half was never tuned on. Each half
 # holds files written at different times by writers who never saw the engine
-# (dev15–dev17 and test4 came last).
+# (dev21–dev24 and test6 came last).
 @pytest.mark.parametrize(("half", "recall_floor", "clean_floor"),
-                         [("dev", 0.93, 0.99), ("test", 0.80, 0.96)])
+                         [("dev", 0.90, 0.98), ("test", 0.80, 0.96)])
 def test_corpus_accuracy_stays_above_its_floor(half: str, recall_floor: float,
                                                 clean_floor: float) -> None:
     recall, clean = _measure(half)
@@ -1306,6 +1329,31 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("1.5 GPU-hours, width 1, 16 shards: needlessly-narrow does not fire.", True),
     ("One process behind `CUDA_VISIBLE_DEVICES=0,1,2,3` at width 4 isn't parallel work → "
      "REVISE (`unsharded-wide`).", False),
+    # a list's lead-in classifies its items; amounts compared with the bar are
+    # examples; severity words
+    ('Send the plan back (REVISE) when any of these shows up:\n\n- unwaited-background: '
+     'workers with `&` and no final `wait`', True),
+    ('Send the plan back (REVISE) when any of these shows up:\n\n- unsharded-wide: one '
+     'process on a wide phase\n- unreadable-launch: the critic cannot read the launch', False),
+    ('NEVER answer REVISE just because:\n\n- the workers lack a final `wait` '
+     '(unwaited-background)\n- the width is written as `8` instead of `{width}` '
+     '(hardcoded-width)', False),
+    ('needlessly-narrow fires when:\n\n- width is 1\n- gpu_hours is at least 2.0', True),
+    ('needlessly-narrow fires when:\n\n- width is 1\n- gpu_hours is at least 1.0', False),
+    ('| needlessly-narrow condition | Value |\n|---|---|\n| GPU-hours | ≥ 0.5 |', True),
+    ('| needlessly-narrow condition | Value |\n|---|---|\n| GPU-hours | ≥ 1 |', False),
+    ('An axis of size 2 is enough, and 3 GPU-hours is over the 1 GPU-hour bar, so it '
+     'is needlessly-narrow (REVISE).', False),
+    ('45 minutes is 0.75 GPU-hours, under the 1.0 bar, so the critic approves it at '
+     'width 1.', False),
+    ('That phase is needlessly-narrow: width 1, axis size 8, 6 GPU-hours (well over '
+     '1).', False),
+    ('Severity words:\n\n- **warning** (advisory, non-blocking): the plan keeps its '
+     'APPROVE. unwaited-background, oversubscribed and hardcoded-width are warnings.', False),
+    ('Severity cheat sheet:\n\n- **error**: unsharded-wide, under-saturated, '
+     'hardcoded-width', True),
+    ('needlessly-narrow is a non-blocking nudge; the plan is still APPROVE.', True),
+    ('Rules:\n- under-saturated MUST NOT change the verdict.', True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})

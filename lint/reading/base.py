@@ -37,6 +37,10 @@ _CAPACITY = re.compile(r"(?:\bup\s+to|\bat\s+most|\bmax(?:imum)?(?:\s+(?:width|o
                        r"\s*[:=]?\s*$", re.I)
 
 
+# "…admits 4 GPUs at most"
+_CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b", re.I)
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -54,8 +58,9 @@ class ReaderBase:
         self.terms = terms(sentence)
         if any(t.term[0] == "lane" for t in self.terms):
             # "campus-preempt takes at most four GPUs": a lane's capacity, not a rung
-            self.terms = [t for t in self.terms if t.term[0] != "width" or not _CAPACITY.search(
-                unit_text[max(sentence.start, t.start - 24):t.start])]
+            self.terms = [t for t in self.terms if t.term[0] != "width" or not (_CAPACITY.search(
+                unit_text[max(sentence.start, t.start - 24):t.start]) or _CAPACITY_AFTER.match(
+                unit_text, t.end))]
         self.props: list[Prop] = []
         # a bracketed aside ("(campus-preempt would just kill them)") is not a procedure
         bare = re.sub(r"\([^()]*\)", " ", sentence.text)

@@ -60,6 +60,14 @@ def heading_class(heading: str) -> str | None:
 
 _A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+"
                       r"(?:an?\s+|the\s+)?$", re.I)
+# "5 h is over the short threshold", "3 h, under the cutoff": a length compared with it
+_BESIDE_THRESHOLD = re.compile(r"\W{0,3}(?:(?:is|are|was|sits|falls|lands)\s+)?(?:well\s+|just\s+|"
+                               r"still\s+)?(?P<cmp>over|above|past|beyond|under|below)\s+"
+                               r"(?:the|our|its)\s+(?:[\w-]+\s+){0,2}?(?:threshold|cut-?off|"
+                               r"boundary|line)\b", re.I)
+# "…loses its FLEX_START rungs", "gets no flex-start rung": a FLEX_START offer taken away
+_LOSES_FLEX = re.compile(r"\b(?:loses?|drops?|no|without|never\s+gets?)\s+(?:its\s+|any\s+|a\s+|"
+                         r"the\s+|their\s+)?\W{0,2}$", re.I)
 _CHANGED_TO = re.compile(rf"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?{CHANGE_VERBS}\s+"
                          r"(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
 _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
@@ -302,6 +310,11 @@ class LengthReading(ReaderBase):
                 self.unit_text[self.s.start:self.s.end + 40], re.I) and \
                 any(t.term == ("model", self.facts.flex_model) for t in self.terms):
             return  # "…exceeds a week; that is the 168 h cap": FLEX_START's maximum, no class
+        if not cut_word and self.facts.flex_model and any(
+                t.term == ("model", self.facts.flex_model) and _LOSES_FLEX.search(
+                    self.unit_text[max(self.s.start, t.start - 25):t.start])
+                for t in self.terms):
+            return  # "a long job over 168 h at a width loses its FLEX_START rungs": the cap
         # "Only jobs under 1 h are short", "…; everything else is long": the subset
         # is the whole class, so the sentence defines the threshold
         exclusive = bool(re.search(r"\bonly\b|\b(?:everything|anything)\s+(?:else|longer|"
@@ -331,6 +344,14 @@ class LengthReading(ReaderBase):
                     r"[\w-]*\s+(?:between|for|of)\s+[^,;:.]{0,45}?\s(?:is|are|sits\s+at|"
                     r"lies\s+at|falls\s+at)\s+(?:at\s+|about\s+|roughly\s+)?",
                     self.text(at_word, d.start), re.I) is not None))
+            beside = _BESIDE_THRESHOLD.match(self.unit_text, d.end)
+            if beside and cut_word and self.s.start + cut_word.start() >= d.end:
+                # "Since 5 h is over the short threshold, …": a job compared with the
+                # threshold, not the threshold
+                self.add("subset", ("at", d.value, "short" if beside["cmp"].lower() in (
+                    "under", "below") else "long"), d.start, d.end,
+                    self.negated_before(d.end + beside.end()), topic="length threshold")
+                continue
             defining = near_word or ((cls.start < d.start or exclusive) and not word)
             negated = self.negated_before(max(d.start, cls.start))
             fix = ((d.start, d.end, self._unit_of(d)),)
@@ -434,7 +455,11 @@ class LengthReading(ReaderBase):
         for d in durations:
             cmp = self._comparator(d)
             relation = cmp[0] if cmp else "of"
-            model = next((m for m in models if m.start > firsts[0].start), models[0])
+            # "FLEX_START first, with SPOT as the last option": the model right before
+            # "first" is the one that leads, else the next one after it
+            model = next((m for m in models if m.end <= firsts[0].start and not self.text(
+                m.end, firsts[0].start).strip(" *_`")), None) or next(
+                (m for m in models if m.start > firsts[0].start), models[0])
             name = model.term[1] if model.term[0] == "model" else model.term[1][2]
             if name:
                 self.add("lead-at", (relation, d.value, name), model.start, model.end,

@@ -62,6 +62,10 @@ _TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks
                           r"both\s+|every\s+|its\s+)?(?:two\s+|three\s+)?(?:[\w-]+\s+)?", re.I)
 
 
+# "X and Y", "X, Y", "X or Y" as one group
+_JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*", re.I)
+
+
 class OrderReading(ReaderBase):
     # -- order: chains --
 
@@ -835,6 +839,17 @@ class OrderReading(ReaderBase):
                 negated = self.negated_before(cue.start)
             if self._first_of_pair(cue, target):
                 continue
+            group = self._coordinated(target, cue)
+            if group:
+                # "tries the SLURM lanes and RunPod first, and only asks GCP when both
+                # are full": each member before what the sentence names outside it
+                for other in self.terms:
+                    if other.term[0] == target.term[0] and all(
+                            other.term != g.term for g in group) and cue.kind == "first":
+                        for member in group:
+                            self.add("order", (member.term, other.term), member.start,
+                                     member.end, negated, topic="order")
+                continue
             request = self._width_of_request(cue, target)
             if request is not None:
                 # "A width-8 request starts at 4×": where that request starts
@@ -847,6 +862,20 @@ class OrderReading(ReaderBase):
                     self.s.text, re.I):
                 kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
             self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
+
+    def _coordinated(self, target: TermTok, cue: Token) -> list[TermTok]:
+        """'tries a2-ultragpu-8g and a3-highgpu-8g first', 'the 2x and 1x GCP rungs come
+        first': a group is first, before what the sentence names next; no member is
+        first of the ladder."""
+        if target.start >= cue.start:
+            return []
+        group = [target]
+        for other in reversed(self.terms):
+            if other.end <= group[-1].start and other.term[0] == target.term[0] and \
+                    other.term != group[-1].term and _JOINED.fullmatch(
+                        self.text(other.end, group[-1].start)):
+                group.append(other)
+        return group if len(group) > 1 else []
 
     def _width_of_request(self, cue: Token, target: TermTok) -> int | None:
         """The width of the request a width 'first' is said of: "A width-8
@@ -889,8 +918,10 @@ class OrderReading(ReaderBase):
         if target.term[0] != "backend" or self.text(cue.end, target.start).strip(" *_`"):
             return False
         written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)
-        return bool(re.search(r"\b(?:lane|partition|queue|rung|width|machine|node|pod)\b(?!s)",
-                              written, re.I))
+        # ("SPOT as the last GCP option at that width", "the last GCP rungs are the
+        # single-GPU ones"; "the SLURM lanes" names the backend itself)
+        return bool(re.search(r"\b(?:(?:lane|partition|queue|pod)\b(?!s)|(?:rung|width|machine|"
+                              r"node|option|choice|attempt|shape|box)(?:e?s)?\b)", written, re.I))
 
     def _member(self, cue: Token, group: TermTok) -> TermTok | None:
         """The lane, width or family named as 'the first/last <backend> lane/rung'."""
