@@ -426,7 +426,10 @@ class Lexicon:
             if not m:
                 return None
             word = next(g for g in m.groups() if g)
-            return int(word) if word.isdigit() else int(words.get(word.lower(), 0)) or None
+            width = int(word) if word.isdigit() else int(words.get(word.lower(), 0)) or None
+            # far past the widest rung it is no GPU width: "hidden width 4096", "run
+            # it on 256 GPUs", "heads of width 128" (16× stays a width, a wrong one)
+            return None if width is not None and width > 4 * widest else width
 
         # "a full node" is the widest width the config has
         return [(value, [p.replace("{n}", n) for p in data["widths"]["patterns"]]),

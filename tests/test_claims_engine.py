@@ -903,6 +903,17 @@ FOLLOWS = [
     ("## Onboarding: compute accounts\n\n1. Request a campus cluster account through the IT "
      "form.\n2. Ask in #compute to be added to the GCP project.\n3. RunPod access is granted "
      "by the team lead.", False, False),
+    # real READMEs: a name holding 7x, 'automatically' about code, model widths, cluster sizes
+    ('This is enabled by default in the advanced blueprint '
+     '(`gke-tpu-7x-advanced.yaml`).', False, False),
+    ('All code will run just fine on even a single GPU by omitting `torchrun` (code '
+     'will automatically switch to gradient accumulation).', False, False),
+    ('Wider EqM (width 128, vs CPU 64-wide), trained on GPU, tightens the CPU maze '
+     'rung.', False, False),
+    ('You should be able to run the exact same YAML on 8 or 16 or 256 GPUs and get '
+     'the same results.', False, False),
+    ('## Compute backends\n\nThe GCP widths go 16×, 8×, 4×, 2×, 1× on capacity '
+     'misses.', True, True),
     # a length compared with the threshold, a coordinated group, a proposal, a request table
     ('## Compute backends\n\nSince 5 h is over the short threshold, the 2× attempt '
      'opened with FLEX_START.', False, True),

@@ -415,6 +415,9 @@ class WidthReading(ReaderBase):
             widths = [TermTok(("width", self.facts.widest), at, self.s.start + wide.end())]
         text = self.s.text
         auto = AUTO.search(text)
+        if auto and not self.s.context and not re.search(r"\bauto(?:matic)?[- ]?(?:ladder|walk)\b",
+                                                          auto.group(0), re.I):
+            auto = None  # "code will automatically switch to gradient accumulation"
         explicit = EXPLICIT.search(text)
         if not (auto or re.search(r"\brungs?\b|\bmachines?\b|\bbox(?:es)?\b|\bwidths?\b|"
                                   r"\b(?:from|by)\s+the\s+router\b|"

@@ -25,6 +25,11 @@ class StaleClaim:
     id: str
     message: str
     patterns: tuple[re.Pattern[str], ...]
+    # a packaged claim is about the ladder: it counts only where the sentence names
+    # a ladder entity or its section is about routing ("`true` makes the skill
+    # explicit-only in Cursor" is not the old 8× rule); a workspace's own claims
+    # may be about anything
+    ladder: bool = False
 
 
 # --- Pattern safety -------------------------------------------------------
@@ -339,7 +344,8 @@ def load(path: Path = PACKAGED) -> list[StaleClaim]:
         patterns = tuple(_compile(p, f"{path}:{located.line_of((i, 'patterns', j))}",
                                   path == PACKAGED)
                          for j, p in enumerate(entry["patterns"]))
-        claims.append(StaleClaim(str(entry["id"]), str(entry["message"]).strip(), patterns))
+        claims.append(StaleClaim(str(entry["id"]), str(entry["message"]).strip(), patterns,
+                                 ladder=path == PACKAGED))
     return claims
 
 
@@ -382,6 +388,10 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
                 m = next((m for p in claim.patterns for m in [search(p, masked)] if m), None)
                 if m is None:
                     continue
+                if claim.ladder and not (lexicon.mentions_anything(masked) or
+                                         lexicon.ladder_context.search(masked) or
+                                         lexicon.ladder_context.search(unit.heading)):
+                    continue
                 tokens = lexicon.tag(masked, cues_alone=True)
                 if re.search(r"\b(?:none|nothing|no\s+longer)\b", masked, re.I) or \
                         _RETIRED_NOTE.search(masked) or ARCHIVE_HEADING.search(unit.heading) or \
@@ -411,6 +421,7 @@ class StaleClaimRule(Rule):
         Example("```text\n8× rungs are explicit-intent-only, NOT in the auto-ladder\n```"),
         Example("The old guide said 8× rungs were explicit-intent-only; that is retired."),
         Example("Never use RunPod first."),
+        Example("`true` makes the skill explicit-only in Claude Code and Cursor."),
     ]
     INVALID: ClassVar[list[Example]] = [
         Example("The 8× rungs are explicit-intent-only, NOT in the auto-ladder (#743).", 1, 18),
