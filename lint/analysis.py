@@ -157,6 +157,9 @@ class Engine:
             if new_list and parent is not None and not parent.list_id and \
                     parent.text.rstrip(" *_").endswith(":"):
                 list_lead[unit.list_id] = parent.text  # "GPU types it asks for:" over "- …"
+            elif new_list and parent is not None and parent.list_id and \
+                    parent.list_id != unit.list_id:
+                list_lead[unit.list_id] = parent.text  # "- capture-7b" over "  - RunPod: …"
             parent = unit
             if unit.kind != "heading":
                 # "Backends, in the order dispatch walks them:" orders the list below it

@@ -20,7 +20,7 @@ from router.config import PROVISIONING_MODELS, LadderConfig
 
 PACKAGED = Path(__file__).with_name("lexicon.yaml")
 ENTITY_KINDS = ("backend", "lane", "family", "model", "width", "intent", "duration",
-                "gpuhours", "rule", "launcher")
+                "gpuhours", "rule", "launcher", "podtype")
 _NUMBER = r"\d+(?:\.\d+)?"
 
 
@@ -336,6 +336,9 @@ class Lexicon:
                                                   for w in f.widths)),
                   r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box|\dg\s"),
             _Kind("intent", [(name, _intent_words(name)) for name in config.intents]),
+            # RunPod's GPU ids ("NVIDIA H100 80GB HBM3", "the A100 PCIe"): the longest
+            # match wins, so the H100 inside a pod id is no GCP family
+            _Kind("podtype", [(gpu, _pod_words(gpu)) for gpu in config.runpod_gpu_types]),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
                   r"\d\s*-?\s*[hdwm]|hour|day|week|month|min|fortnight"),
@@ -542,6 +545,28 @@ class _Gated:
 
 def _union(patterns: list[str]) -> _Gated:
     return _Gated(patterns)
+
+
+def _pod_words(gpu: str) -> list[str]:
+    """A RunPod GPU id as written in full ("NVIDIA A100-SXM4-80GB") and short
+    ("A100 SXM4", "A100 80GB PCIe", "H100 HBM3")."""
+    words = re.split(r"[\s-]+", gpu)
+    if words and words[0].lower() == "nvidia":
+        words = words[1:]
+    if not words:
+        return [re.escape(gpu)]
+    sep = r"[\s-]+"
+    full = rf"(?<![\w-])(?:nvidia{sep})?" + sep.join(map(re.escape, words)) + r"(?![\w-])"
+    out = [full]
+    chip, rest = words[0], words[1:]
+    memory = [w for w in rest if re.fullmatch(r"\d+\s*gb", w, re.I)]
+    for word in rest:
+        if word not in memory:  # "A100 PCIe", "A100 80GB PCIe", "A100 SXM"
+            mem = rf"(?:{sep}{re.escape(memory[0])})?" if memory else ""
+            stem = re.escape(word.rstrip("0123456789")) + r"\d?" if word[-1].isdigit() else \
+                re.escape(word)
+            out.append(rf"(?<![\w-])(?:nvidia{sep})?{re.escape(chip)}{mem}{sep}{stem}(?![\w-])")
+    return out
 
 
 def _intent_words(name: str) -> list[str]:

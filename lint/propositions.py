@@ -84,6 +84,8 @@ _DESCRIBE = {
     "machine-type": lambda p: f"{p.args[0]} is a machine type on the ladder",
     "gpu-memory": lambda p: f"the ladder's {p.args[0]} has {p.args[1]} GB",
     "runpod-gpu-type": lambda p: f"RunPod asks for {p.args[0]}",
+    "pod-order": lambda p: f"{p.args[0]} asks RunPod for {p.args[1]} before {p.args[2]}",
+    "pod-first": lambda p: f"{p.args[0]} asks RunPod for {p.args[1]} first",
     "lane-count": lambda p: f"the ladder has {p.args[0]} SLURM lane{'s' if p.args[0] != 1 else ''}",
     "backend-count": lambda p: f"the ladder has {p.args[0]} backend{'s' if p.args[0] != 1 else ''}",
     "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
@@ -545,6 +547,28 @@ def _runpod_gpu_type(p: Prop, facts: Facts):
         "RunPod GPU types " + ", ".join(types), ()
 
 
+def _pod_types(intent: str, facts: Facts) -> tuple[tuple[str, ...], str]:
+    types = facts.config.intents[intent].runpod_gpu_types
+    return types, f"{intent} asks RunPod for {' → '.join(types)}"
+
+
+def _pod_order(p: Prop, facts: Facts):
+    intent, first, second = p.args
+    types, expected = _pod_types(intent, facts)
+    if first not in types or second not in types:
+        return False, expected, ()
+    fix = tuple((start, end, gpu) for (start, end, _), gpu in
+                zip(p.fix_spans, types, strict=False))
+    return types.index(first) < types.index(second), expected, fix
+
+
+def _pod_first(p: Prop, facts: Facts):
+    intent, first = p.args
+    types, expected = _pod_types(intent, facts)
+    return bool(types) and types[0] == first, expected, \
+        tuple((start, end, types[0]) for start, end, _ in p.fix_spans[:1] if types)
+
+
 def _verdict_set(p: Prop, facts: Facts):
     from critics.rules import VERDICTS
 
@@ -769,6 +793,7 @@ _JUDGES = {
     "threshold": _threshold, "threshold-unit": _threshold_unit, "subset": _subset,
     "flex-max": _flex_max, "flex-for": _flex_for, "min-width": _min_width, "reach": _reach,
     "tail-width": _tail_width, "runpod-gpu-type": _runpod_gpu_type,
+    "pod-order": _pod_order, "pod-first": _pod_first,
     "verdict-set": _verdict_set, "lane-count": _lane_count, "backend-count": _backend_count,
     "floor": _floor,
     "in-auto": _in_auto, "request-first": _request_first,

@@ -997,6 +997,43 @@ def test_lane_and_family_facts_follow_the_config(tmp_path: Path, text: str, pack
     assert bool(lint(text, rules=rules, ladder=path)) == changed
 
 
+# (statement, flagged under the packaged ladder, flagged with eval-70b's RunPod
+# GPU types reversed): the order of an intent's pod types comes from its config
+POD_ORDER = [
+    ("## RunPod\n\neval-70b asks RunPod for an H100 80GB HBM3 first, then an "
+     "A100-SXM4-80GB.", False, True),
+    ("eval-70b is the one intent that asks RunPod for H100 first: `NVIDIA H100 80GB HBM3`, "
+     "then `NVIDIA A100-SXM4-80GB`.", False, True),
+    ("### eval-70b on RunPod\n\n- first: NVIDIA A100-SXM4-80GB\n- then: NVIDIA H100 80GB HBM3",
+     True, False),
+    ("- eval-70b\n  - RunPod: H100 80GB HBM3, then A100-SXM4-80GB\n  - reached last, after "
+     "SLURM", False, True),
+    ("| intent | RunPod GPU types, in order |\n| --- | --- |\n| eval-70b | H100 80GB HBM3, "
+     "then A100-SXM4-80GB |", False, True),
+    # another intent's order, a ranked aside, and no intent named: nothing to judge here
+    ("lora-7b on RunPod asks for `NVIDIA A100-SXM4-80GB` first and `NVIDIA H100 80GB HBM3` "
+     "second.", False, False),
+    ("If you need H100 on RunPod, that is lora-7b (second choice) or eval-70b (first "
+     "choice).", False, False),
+    ("RunPod asks for an A100 80GB PCIe first.", False, False),
+]
+
+
+@pytest.mark.parametrize(("text", "packaged", "changed"), POD_ORDER,
+                         ids=[t[:40] for t, _, _ in POD_ORDER])
+def test_runpod_gpu_type_order_follows_the_config(tmp_path: Path, text: str, packaged: bool,
+                                                  changed: bool) -> None:
+    ladder = PACKAGED.replace(
+        "    runpod_gpu_types: [NVIDIA H100 80GB HBM3, NVIDIA A100-SXM4-80GB]",
+        "    runpod_gpu_types: [NVIDIA A100-SXM4-80GB, NVIDIA H100 80GB HBM3]")
+    assert ladder != PACKAGED
+    path = tmp_path / "ladder.yaml"
+    path.write_text(ladder, encoding="utf-8")
+    rules = {"ladder-drift"}
+    assert bool(lint(text, rules=rules)) == packaged
+    assert bool(lint(text, rules=rules, ladder=path)) == changed
+
+
 SNIPPET = """# Config
 
 ```yaml

@@ -65,6 +65,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_lane_facts()
         self.read_tail_width()
         self.read_runpod_types()
+        self.read_pod_order()
         self.read_lane_count()
         self.read_backend_count()
         self.read_family_names()

@@ -8,6 +8,7 @@ Every value is checked against the loaded config: a lane's `partition`,
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from lint.reading.base import ReaderBase
@@ -100,6 +101,21 @@ _ARE_ON_LADDER = re.compile(r"\s*(?:are|is)\s+(?:in|on|part\s+of)\s+(?:the\s+)?(
                             r"walk)\b", re.I)
 
 
+_POD_WORD = re.compile(r"\bpods?\b|\brunpod\b", re.I)
+_POD_THEN = re.compile(r"[`*_\s]*(?:first\b)?[`*_\s]*(?:\(?\s*(?:,|;)?\s*(?:and\s+)?(?:then|next|"
+                       r"second(?:ly)?|after\s+that|followed\s+by|before)\b|→|->|>|,\s*then\b)"
+                       r"[\s:]*(?:(?:an?|the)\s+)?[`*_\s]*", re.I)
+_POD_AFTER = re.compile(r"[`*_\s]*(?:,\s*)?(?:only\s+)?after\s+(?:an?\s+|the\s+)?[`*_\s]*", re.I)
+_POD_LIST = re.compile(r"[`*_\s]*(?:,|and)\s*(?:(?:an?|the)\s+)?[`*_\s]*", re.I)
+_POD_ORDER_CUE = re.compile(r"\bin\s+(?:this\s+)?order\b|\border\b|\bfirst\b|→|\bin\s+turn\b",
+                            re.I)
+_POD_FIRST_BEFORE = re.compile(r"\b(?:first|starts?\s+with|begins?\s+with|leads?\s+with|"
+                               r"tries|asks\s+(?:runpod\s+)?for)\s*[:=]?\s*(?:(?:an?|the)\s+)?"
+                               r"[`*_]*$", re.I)
+_POD_FIRST_AFTER = re.compile(r"[`*_]*\s*(?:\(\s*)?(?:first|is\s+first|comes\s+first|goes\s+first|"
+                              r"leads)\b", re.I)
+
+
 class LaneReading(ReaderBase):
     # -- how many SLURM lanes the ladder has ------------------------------------------
 
@@ -154,6 +170,52 @@ class LaneReading(ReaderBase):
             self.add("runpod-gpu-type", (m.group(0),), at, self.s.start + m.end(),
                      self.negated_before(at), topic="RunPod GPU types")
 
+
+    # -- the order of an intent's RunPod GPU types ----------------------------------------
+
+    def read_pod_order(self) -> None:
+        """'eval-70b asks RunPod for an H100 80GB HBM3 first, then an A100-SXM4-80GB',
+        '- first: NVIDIA A100 80GB PCIe' under '### lora-7b on RunPod': the order of
+        the GPU types an intent's RunPod rungs ask for."""
+        pods = self.kinds("podtype")
+        if not pods or self.procedural:
+            return
+        around = f"{self.list_lead} {self.table_header} {self.heading}"
+        runpod = ("backend", self.facts.backends[-1])
+        if not (any(t.term == runpod for t in self.terms) or _POD_WORD.search(self.s.text) or
+                any((t.kind, t.value) == runpod for t in self.lexicon.tag(around)) or
+                _POD_WORD.search(around)):
+            return
+        intents = {t.value for t in self.kinds("intent")}
+        if not intents:
+            for where in (self.list_lead, self.table_header, self.heading):
+                intents = {t.value for t in self.lexicon.tag(where) if t.kind == "intent"}
+                if intents:
+                    break
+        if len(intents) != 1:
+            return  # the intents differ in their pod order: one must be named
+        intent = intents.pop()
+        for first, second in itertools.pairwise(pods):
+            gap = self.text(first.end, second.start)
+            if first.value == second.value or len(gap) > 40:
+                continue
+            if _POD_AFTER.fullmatch(gap):
+                first, second = second, first
+            elif not (_POD_THEN.fullmatch(gap) or (_POD_LIST.fullmatch(gap) and
+                                                   _POD_ORDER_CUE.search(self.s.text + around))):
+                continue
+            spans = sorted(((first.start, first.end, ""), (second.start, second.end, "")))
+            self.add("pod-order", (intent, first.value, second.value), spans[0][0], spans[1][1],
+                     self.negated_before(first.start), topic="RunPod GPU types",
+                     fix=tuple(spans))
+            return
+        pod = pods[0]
+        before = self.unit_text[max(self.s.start, pod.start - 30):pod.start]
+        after = self.unit_text[pod.end:min(self.s.end, pod.end + 14)]
+        if _POD_FIRST_BEFORE.search(before) or _POD_FIRST_AFTER.match(after):
+            self.add("pod-first", (intent, pod.value), pod.start, pod.end,
+                     self.negated_before(pod.start), topic="RunPod GPU types",
+                     fix=((pod.start, pod.end, ""),))
 
     # -- the width the rungs after GCP ask for ------------------------------------------
 

@@ -654,6 +654,11 @@ class OrderReading(ReaderBase):
                              r"fourth|2nd|3rd|4th)\b|\b(?:tried|used|comes|goes|placed|ranked|"
                              r"listed)\s+(second|third|fourth)\b", self.s.text, re.I):
             at = self.s.start + m.start()
+            aside = re.search(r"([\w`*-]+)[`*_]*\s*\(\s*(?:the\s+|its\s+)?$",
+                              self.text(self.s.start, at))
+            if aside and not any(t.term[0] in ("backend", "lane") and
+                                 t.end == self.s.start + aside.end(1) for t in self.terms):
+                continue  # "that is lora-7b (second choice)": the aside ranks the word before it
             floor = self.clause_start(at)
             ords = [t for t in self.terms if t.term[0] in ("backend", "lane")]
             # The subject: the term before the cue in its clause, else in the
@@ -819,9 +824,14 @@ class OrderReading(ReaderBase):
                                        self.text(t.end, cue.start).strip(" *_`")
                                        for t in self.terms):
                 continue  # "a 90-minute run at 1× tries spot first": the model is first
+            pods = self.kinds("podtype")
+            if any(-4 < cue.start - p.end <= 3 or 0 <= p.start - cue.end <= 3 for p in pods):
+                continue  # "asks for `NVIDIA A100-SXM4-80GB` first": a pod type is first
             target = self._attach(cue, word)
             if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
                 continue
+            if pods and target.term[0] == "family":
+                continue  # "asks RunPod for H100 first: NVIDIA H100 80GB HBM3, …": a pod's chip
             if target.term[0] == "width" and not self._own_width_context() and not re.search(
                     r"\b(?:gpus?|box(?:es)?|nodes?|rungs?|machines?|vms?)\b", self.s.text, re.I):
                 continue  # "watch them at 1x first, then 1.5x": a playback speed
