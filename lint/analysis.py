@@ -134,6 +134,7 @@ class Engine:
         list_request: dict[int, tuple[float, int]] = {}
         list_lead: dict[int, str] = {}
         table_header = ""
+        section_subject: str | None = None  # "### campus-preempt" over "- waits up to …"
         units = doc.units
         snippets = self._snippets(doc, skip_lines)
         taken = {r.unit.line for r in snippets}
@@ -160,6 +161,8 @@ class Engine:
             elif new_list and parent is not None and parent.list_id and \
                     parent.list_id != unit.list_id:
                 list_lead[unit.list_id] = parent.text  # "- capture-7b" over "  - RunPod: …"
+            if unit.kind == "heading":
+                section_subject = _lone_subject(lexicon, unit.text)
             parent = unit
             if unit.kind != "heading":
                 # "Backends, in the order dispatch walks them:" orders the list below it
@@ -192,10 +195,13 @@ class Engine:
             if new_list and parent_request is not None:
                 # "Worked example, a 1 h job at 4×:" over "- 2×: 2 h, short, SPOT lead."
                 list_request[unit.list_id] = parent_request
+            lead = list_lead.get(unit.list_id, "")
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
                                             table_header if unit.table_id else "",
-                                            list_request.get(unit.list_id),
-                                            list_lead.get(unit.list_id, ""))
+                                            list_request.get(unit.list_id), lead,
+                                            None if unit.list_id in family_of_list else
+                                            (lead and _lone_subject(lexicon, lead)) or
+                                            (None if unit.table_id else section_subject))
             parent_request = self._last_request if not unit.list_id and \
                 unit.text.rstrip(" *_").endswith(":") else None
             if unit.table_id and not unit.header and table_header:
@@ -204,6 +210,9 @@ class Engine:
                     unit_readings[0].props += self._lead_row(unit, table_header, lexicon)
                 if unit_readings:
                     unit_readings[0].props += self._request_row(unit, table_header, lexicon)
+            if unit.list_id and _PROHIBITING_LEAD.match(list_lead.get(unit.list_id, "")):
+                # "Do not:" over "- assume preemptible capacity is H100-only; …"
+                _negate_prohibited(unit_readings, unit.text, 0, len(unit.text))
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.kind == "heading":
@@ -259,7 +268,7 @@ class Engine:
 
     def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool,
                    table_header: str = "", carried: tuple[float, int] | None = None,
-                   list_lead: str = "") -> list[Reading]:
+                   list_lead: str = "", subject: str | None = None) -> list[Reading]:
         """The readings of one unit; `carried` is a worked job its list's lead-in
         states. The last worked job it states is left in `_last_request`."""
         out: list[Reading] = []
@@ -308,6 +317,17 @@ class Engine:
                 if term and not sentence.props and not any(
                         t.kind in ("backend", "lane", "family", "intent") for t in sentence.tokens):
                     sentence.props += self._with_subject(term, sentence, unit, lexicon)
+            # (a heading or parent item that names a lane, family or intent puts its
+            # items in ladder context)
+            if subject and not term and not sentence.history and not sentence.question and \
+                    (_VERB_FIRST.match(sentence.text) or (
+                        not sentence.props and not _OWN_SUBJECT.match(sentence.text) and
+                        not any(t.kind in _SUBJECT_NAMES for t in sentence.tokens))):
+                # "### campus-preempt" over "- waits up to 120 min, and is tried after
+                # campus-a100": the section's one name is the subject its items leave out
+                read = self._with_subject(subject, sentence, unit, lexicon)
+                if read:
+                    sentence.props = read
             if out and _EVERYTHING_ELSE.match(sentence.text):
                 # "Jobs shorter than three hours are short; everything else is long":
                 # the subset before is the whole class, so it states the threshold
@@ -923,9 +943,43 @@ def _negate_dont_column(unit: Unit, readings: list[Reading], header: str) -> Non
     dont = {i for i, cell in enumerate(cells) if _DONT_HEADER.search(cell.strip())}
     if not dont or len(dont) == len(cells):
         return
+    starts = [0]
+    for m in re.finditer(r" \| ", unit.text):
+        starts.append(m.end())
+    for i in dont:
+        if i < len(starts):
+            end = unit.text.find(" | ", starts[i])
+            _negate_prohibited(readings, unit.text, starts[i], len(unit.text) if end < 0 else end)
+
+
+def _negate_prohibited(readings: list[Reading], text: str, start: int, end: int) -> None:
+    """Flip the claims of a prohibited statement, text[start:end] (a "Don't" cell,
+    an item under "Do not:"): its first clause only, since "…; there is none" or
+    "…: H100 is FLEX_START-only" after it is the writer's own reason, and not when
+    it says its own negation ("Don't expect a 10 h job to lead with SPOT")."""
+    body = text[start:end]
+    if _OWN_NEGATION.match(body):
+        return
+    cut = re.search(r";|:\s|\s[—–]\s|\.\s", body)
+    stop = start + (cut.start() if cut else len(body))
     for r in readings:
-        r.props = [replace(p, negated=not p.negated)
-                   if unit.text.count(" | ", 0, p.start) in dont else p for p in r.props]
+        inside = [p for p in r.props if start <= p.start < stop]
+        # "X is H100-only" is read as "H100 allows X, A100 does not": its negation
+        # says neither, so both halves go
+        exclusive = {p.args[1] for p in inside if p.kind == "permits" and any(
+            q.kind == "permits" and q.args[1] == p.args[1] and q.negated != p.negated
+            for q in inside)}
+        r.props = [replace(p, negated=not p.negated) if p in inside else p for p in r.props
+                   if not (p in inside and p.kind == "permits" and p.args[1] in exclusive)]
+
+
+# a prohibited statement that words its own negation
+_OWN_NEGATION = re.compile(r"[\s*_`❌🚫⛔✗✘]*(?:don['’]?t|do\s+not|never|avoid|no\b|not\b|"
+                           r"stop\b|nobody|none\b)", re.I)
+# "Do not:", "❌ Never:", "Avoid the following:": a list of prohibited statements
+_PROHIBITING_LEAD = re.compile(r"^\W*(?:❌|🚫|⛔)?\s*(?:don['’]?t|do\s+not|never|avoid|"
+                               r"(?:things\s+)?not\s+to\s+do|anti-?patterns?|what\s+not\s+to)"
+                               r"\b[^.:]{0,40}:\s*$", re.I)
 
 
 def _hours_cell(cell: str, header: str):
@@ -1088,6 +1142,26 @@ def _ordinal_rank(cell: str) -> int | None:
                                  words[0] in ("1", "2", "3", "the")):
             return rank
     return None
+
+
+_SUBJECT_NAMES = ("backend", "lane", "family", "intent", "rule")
+# a sentence that opens with a subject of its own ("The 7B intents have …")
+_OWN_SUBJECT = re.compile(r"\W*(?:the|a|an|all|every|each|both|our|this|these|those|its?|they|"
+                          r"we|you|no|any|other)\b", re.I)
+
+
+def _lone_subject(lexicon: Lexicon, text: str) -> str | None:
+    """The one lane, family, intent or critic rule a short heading or parent item
+    is about ('### campus-preempt', '- capture-7b', '### lora-7b on RunPod'), as
+    written."""
+    if len(text.split()) > 5 or len(text) > 60:
+        return None
+    names = [t for t in lexicon.tag(text) if t.kind in ("lane", "family", "intent", "rule")]
+    if len({(t.kind, t.value[0] if t.kind == "family" else t.value) for t in names}) != 1:
+        return None
+    if any(t.kind in ("model", "duration", "gpuhours", "podtype") for t in lexicon.tag(text)):
+        return None  # "### eval-70b, 1 h at 8x" is a worked job, "- a2 SPOT" a rung
+    return text[names[0].start:names[0].end]
 
 
 def _lone_family(lexicon: Lexicon, text: str) -> str | None:

@@ -914,6 +914,30 @@ FOLLOWS = [
      'the same results.', False, False),
     ('## Compute backends\n\nThe GCP widths go 16×, 8×, 4×, 2×, 1× on capacity '
      'misses.', True, True),
+    # prohibited statements, "never skipped before", a denied width, a comparative
+    # beside the cap, a section's one name as its subject
+    ('Do not:\n\n- assume preemptible capacity is H100-only; a2-ultragpu has '
+     'SPOT rungs too\n- expect STANDARD on a3-highgpu', False, False),
+    ('## Compute backends\n\nDo not:\n\n- expect the SLURM lanes to be tried '
+     'before GCP', False, False),
+    ("| Do | Don't |\n| --- | --- |\n| Expect a 2 h job at its width to go to "
+     "spot VMs first. | Don't expect a 10 h job to lead with SPOT. |", False, False),
+    ("| Do | Don't |\n| --- | --- |\n| Expect a3-highgpu as SPOT or FLEX_START. "
+     '| Look for an on-demand H100 rung; there is none. |', False, False),
+    ('## Compute backends\n\nSLURM is never skipped before RunPod.', False, False),
+    ('## Compute backends\n\nThere is no 16x and no 3x: a width of 6 is '
+     'invalid, so pick 4 or 8.', False, False),
+    ('```yaml\nflex_start_max_run_hours: 168   # 7 days; longer jobs get no '
+     'FLEX_START rung at that width\n```', False, True),
+    ('### campus-preempt\n\n- partition `preempt`, max width 4\n- waits up to '
+     '120 min, and is tried after campus-a100', False, True),
+    ('### eval-7b\n\n- never below 2x', True, True),
+    ('### a3-highgpu-4g\n\n- regular on-demand VMs: allowed when DWS has no '
+     'capacity', True, True),
+    ('## Intents: eval-70b\n\n`eval-70b` has minimum width 2. The 7B intents '
+     'have minimum width 1.', False, False),
+    ('## Compute backends\n\nDo not:\n\n- expect GCP to be tried before the SLURM '
+     'lanes', True, True),
     # a length compared with the threshold, a coordinated group, a proposal, a request table
     ('## Compute backends\n\nSince 5 h is over the short threshold, the 2× attempt '
      'opened with FLEX_START.', False, True),

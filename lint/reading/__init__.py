@@ -15,6 +15,9 @@ not in procedural prose ("deploy the worker to RunPod first").
 """
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from lint.lexicon import Lexicon
 from lint.propositions import Prop
 from lint.reading.cues import KEY_WORDS, MAX_SENTENCE
@@ -69,7 +72,14 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_lane_count()
         self.read_backend_count()
         self.read_family_names()
+        if _SKIPPED_BEFORE.search(self.s.text):
+            # "SLURM is never skipped before RunPod": SLURM is always tried before it
+            self.props = [replace(p, negated=not p.negated) if p.kind == "order" else p
+                          for p in self.props]
         return self.props
+
+
+_SKIPPED_BEFORE = re.compile(r"\bskip(?:ped|s)?\s+(?:\w+\s+)?(?:before|ahead\s+of)\b", re.I)
 
 # ---- context --------------------------------------------------------------------------------
 

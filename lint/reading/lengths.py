@@ -60,6 +60,9 @@ def heading_class(heading: str) -> str | None:
 
 _A_BOUND = re.compile(r"\b(?:fits?|fitting)\s+(?:in|into|within|under|inside)\s+"
                       r"(?:an?\s+|the\s+)?$", re.I)
+# FLEX_START's maximum named: "the 168 h limit", "fits within", "max run duration"
+_FLEX_LIMIT = re.compile(r"\b(?:limit|cap|max(?:imum)?(?:[\s_]run)?|ceiling|fits?|run[\s_]duration|"
+                         r"lives?|\d+\s*days?)\b|max_run", re.I)
 # "5 h is over the short threshold", "3 h, under the cutoff": a length compared with it
 _BESIDE_THRESHOLD = re.compile(r"\W{0,3}(?:(?:is|are|was|sits|falls|lands)\s+)?(?:well\s+|just\s+|"
                                r"still\s+)?(?P<cmp>over|above|past|beyond|under|below)\s+"
@@ -129,6 +132,13 @@ class LengthReading(ReaderBase):
             return
         models = [t for t in self.terms if t.term[0] in ("model", "rung")]
         durations = self.kinds("duration")
+        if _FLEX_LIMIT.search(self.unit_text) and self.facts.flex_model and any(
+                t.term == ("model", self.facts.flex_model) for t in self.terms):
+            # "longer jobs get no FLEX_START rung", "… at a wider width where it is
+            # shorter": beside FLEX_START's limit a comparative measures against it
+            self.tokens = [t for t in self.tokens if t.kind not in ("short", "long") or
+                           not re.match(r"(?:short|long)er\b", self.unit_text[t.start:t.end],
+                                        re.I)]
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
         if durations and self._worked_example(durations, models, classes):
             return

@@ -54,6 +54,13 @@ _AUTO_VERB = (r"\b(?:in|part\s+of|on|includ\w*|contains?|covers?|walks?|reach(?:
               r"tried|uses?|used|asks?\s+for|requests?)\b")
 
 
+_DENIED_AFTER = re.compile(
+    r"[`*_)]*\s*(?:is|are|would\s+be)\s+(?:invalid|not\s+(?:a\s+)?(?:valid|allowed|supported|"
+    r"an?\s+(?:option|width))|unsupported|not\s+on\s+the\s+ladder|rejected)\b|"
+    r"[`*_)]*\s*(?:isn['’]t|aren['’]t|doesn['’]t|don['’]t)\s+(?:a\s+)?(?:valid|allowed|supported|"
+    r"exist|an?\s+(?:option|width))\b", re.I)
+
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
@@ -399,8 +406,9 @@ class WidthReading(ReaderBase):
                                  r"data|tensor|pipeline|parallel\w*)\b",
                                  self.unit_text[t.end:t.end + 20], re.I):
                 # "a 600-way axis" sizes the work, not a GPU width
-                self.add("width", (w,), t.start, t.end, self.negated_before(t.start),
-                         topic="width chain")
+                # ("a width of 6 is invalid", "6× isn't a width we have" deny it after it)
+                self.add("width", (w,), t.start, t.end, self.negated_before(t.start) or bool(
+                    _DENIED_AFTER.match(self.unit_text, t.end)), topic="width chain")
 
     # -- 8× in the auto ladder -------------------------------------------------------------------
 
