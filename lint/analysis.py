@@ -138,7 +138,10 @@ class Engine:
         units = doc.units
         snippets = self._snippets(doc, skip_lines)
         taken = {r.unit.line for r in snippets}
-        data = [u for u in doc.data_lines if _names_two(lexicon, u.text) and u.line not in taken]
+        # (a data line is kept when it and its comment name two ladder entities: the
+        # comment itself is read as its own line)
+        data = [u for u in doc.data_lines if _names_two(lexicon, u.raw or u.text) and
+                u.line not in taken]
         data += [u for u in doc.comment_lines if lexicon.mentions_anything(u.text)]
         if data:
             # "long: FLEX_START -> SPOT -> STANDARD" in a plain fence states a setting

@@ -309,8 +309,10 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
         if not _KEY_LINE.match(line) or line.lstrip().startswith("#"):
             continue
         col = len(line) - len(line.lstrip())
-        doc.data_lines.append(Unit("paragraph", first + offset, line.strip(), heading,
-                                   line.strip(), (col,)))
+        # the value without its comment, which is read on its own above
+        value = (line[:comment.start()] if comment else line).strip()
+        doc.data_lines.append(Unit("paragraph", first + offset, value, heading, line.strip(),
+                                   (col,)))
 
 
 def _cell_column(source: str, raw: str, index: int) -> int:

@@ -938,6 +938,16 @@ FOLLOWS = [
      'have minimum width 1.', False, False),
     ('## Compute backends\n\nDo not:\n\n- expect GCP to be tried before the SLURM '
      'lanes', True, True),
+    # a clause after a colon is the family's own; a config line without its comment;
+    # 'no' quantifies its noun, not the next predicate
+    ('## H100 provisioning\n\n`a3-highgpu-*` is SPOT and FLEX_START only. It is '
+     'never STANDARD: there is no on-demand H100 rung anywhere in the ladder.',
+     False, False),
+    ('Provisioning, per family:\n\n```yaml\na2-ultragpu: [SPOT, FLEX_START, '
+     'STANDARD]\na3-highgpu: [SPOT, FLEX_START]   # never STANDARD on H100\n```',
+     False, False),
+    ('## Compute backends\n\nA 100 h job at 8x narrowed to 4x is a 200 h job, '
+     'so 4x has no FLEX_START rungs and leads with on-demand A100 instead.', False, True),
     # a length compared with the threshold, a coordinated group, a proposal, a request table
     ('## Compute backends\n\nSince 5 h is over the short threshold, the 2× attempt '
      'opened with FLEX_START.', False, True),

@@ -37,6 +37,11 @@ _CAPACITY = re.compile(r"(?:\bup\s+to|\bat\s+most|\bmax(?:imum)?(?:\s+(?:width|o
                        r"\s*[:=]?\s*$", re.I)
 
 
+# "…and leads with on-demand A100", "… and its first GCP rung is …": a new predicate
+# after "and", past a "no" that only quantified a noun before it
+_NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+)?(?:(?:its|their|the)\s+(?:[\w-]+\s+){1,3}?"
+                            r"(?:is|are)\b|(?:leads?|go(?:es)?|starts?|falls?|moves?|opens?|uses?|"
+                            r"tries|try|gets?)\b)", re.I)
 # "…admits 4 GPUs at most"
 _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b", re.I)
 
@@ -116,8 +121,9 @@ class ReaderBase:
         for t in self.tokens:
             if t.kind == "neg" and floor <= t.start < position:
                 word = self.unit_text[t.start:t.end].lower()
-                if word == "no" and not self._no_negates(t):
-                    continue
+                if word == "no" and (not self._no_negates(t) or _NEW_PREDICATE.search(
+                        self.unit_text[t.end:position])):
+                    continue  # "…gets no FLEX_START rung and leads with STANDARD": its noun only
                 if word in ("without", "skip", "avoid") and t.start > floor + 40:
                     continue
                 if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):

@@ -109,6 +109,13 @@ class ProvisioningReading(ReaderBase):
                 # "is not SPOT-only: it allows SPOT, FLEX_START and STANDARD": the claim
                 # ends at the clause break after its first model
                 cut = re.search(r"[:;]", self.text(first_model.end, seg_end))
+                if cut and first_model.end + cut.start() < fam_tok.start:
+                    # "It is never STANDARD: there is no on-demand H100 rung": the family's
+                    # claim is the clause it stands in, after the break
+                    seg_start = first_model.end + cut.end()
+                    first_model = next((t for t in models if seg_start <= t.start < seg_end),
+                                       None)
+                    cut = None
                 if cut:
                     seg_end = first_model.end + cut.start()
                     floor = seg_end + 1
