@@ -767,7 +767,10 @@ def _hours(value: float, p: Prop) -> str:
 
 
 def _in_unit(value: float, unit: str) -> str:
-    """`value` hours as the text wrote its length: "7 days", "7-day", "168 h"."""
+    """`value` hours as the text wrote its length: "7 days", "7-day", "168 h", or a
+    bare number for a config value ("short_threshold_hours = 4")."""
+    if unit == "number":
+        return f"{value:g}"
     if unit in ("days", "day-adjective") and value % 24 == 0:
         return f"{value / 24:g}-day" if unit == "day-adjective" else f"{value / 24:g} days"
     return f"{value:g} h"

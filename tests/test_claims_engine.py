@@ -1190,6 +1190,17 @@ def test_every_suggestion_lints_clean() -> None:
     assert checked > 100
 
 
+def test_a_config_value_written_in_prose_is_mended_number_only() -> None:
+    ladder = config.load(config.PACKAGED_LADDER)
+    cases = [("- short_threshold_hours = 12",
+              f"short_threshold_hours = {ladder.short_threshold_hours:g}"),
+             ("- flex_start_max_run_hours: 72",
+              f"flex_start_max_run_hours: {ladder.flex_start_max_run_hours:g}")]
+    for text, mended in cases:
+        found = lint(text, rules={"ladder-drift"})
+        assert len(found) == 1 and found[0].message.endswith(f'Suggested: "{mended}"'), found
+
+
 # ---- lexicon gates ------------------------------------------------------------------------
 
 def _gated_lexicon() -> lexicon.Lexicon:

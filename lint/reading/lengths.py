@@ -364,7 +364,7 @@ class LengthReading(ReaderBase):
                 continue
             defining = near_word or ((cls.start < d.start or exclusive) and not word)
             negated = self.negated_before(max(d.start, cls.start))
-            fix = ((d.start, d.end, self._unit_of(d)),)
+            fix = (self._fix_span(d),)
             if _CHANGED_TO.search(self.text(max(self.s.start, d.start - 60), d.start)):
                 fix = ()  # "raised from four hours to twelve": "…to 4 h" mends nothing
             if cmp is None:
@@ -408,6 +408,15 @@ class LengthReading(ReaderBase):
         own = [c for c in classes if not re.search(
             r"[,;:]", self.text(min(c.end, d.end), max(c.start, d.start)))]
         return min(own or classes, key=lambda c: self._apart(c, d))
+
+    def _fix_span(self, d: Token) -> tuple[int, int, str]:
+        """Where a length is mended, and in which unit: "short_threshold_hours = 12"
+        and "flex max: 72" mend the number alone."""
+        text = self.unit_text[d.start:d.end]
+        key = re.search(r"[:=]\s*(\d+(?:\.\d+)?)\s*$", text)
+        if key:
+            return d.start + key.start(1), d.start + key.end(1), "number"
+        return d.start, d.end, self._unit_of(d)
 
     def _unit_of(self, d: Token) -> str:
         text = self.unit_text[d.start:d.end].lower()
@@ -607,7 +616,7 @@ class LengthReading(ReaderBase):
                     continue
                 self.add("consequence", (d.value, width0, at, "length", d2.value), d2.start,
                          d2.end, self.negated_before(d2.start), topic="derived length",
-                         fix=((d2.start, d2.end, self._unit_of(d2)),))
+                         fix=(self._fix_span(d2),))
                 read = True
                 previous_length = d2
         return read
@@ -707,7 +716,7 @@ class LengthReading(ReaderBase):
                       self._comparator(d) is None):
                 self.add("consequence", (hours, width0, at, "length", d.value), d.start, d.end,
                          self.negated_before(d.start), topic="derived length",
-                         fix=((d.start, d.end, self._unit_of(d)),))
+                         fix=(self._fix_span(d),))
                 read = True
         self.request = self.carried if read else None
         return read
@@ -875,7 +884,7 @@ class LengthReading(ReaderBase):
                 return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
             negated = False  # "never offered past two days": the maximum is two days
         # every restatement of the same length is the same claim, and the fix mends all
-        same = tuple((t.start, t.end, self._unit_of(t)) for t in durations if t.value == d.value)
+        same = tuple(self._fix_span(t) for t in durations if t.value == d.value)
         self.add("flex-max", (d.value,), d.start, d.end, negated,
                  topic="FLEX_START maximum run", fix=same)
         for t in durations:
@@ -884,4 +893,4 @@ class LengthReading(ReaderBase):
                     self.unit_text[d.end:t.start]):
                 self.add("flex-max", (t.value,), t.start, t.end, negated,
                          topic="FLEX_START maximum run",
-                         fix=((t.start, t.end, self._unit_of(t)),))
+                         fix=(self._fix_span(t),))
