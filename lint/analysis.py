@@ -181,6 +181,8 @@ class Engine:
                     not (critic and (_AXIS_WORDS.search(unit.text) or
                                      _VERDICTS_NAMED.search(unit.text))) and \
                     not reading.KEY_WORDS.search(unit.text) and \
+                    not (unit.table_id and not unit.header and re.search(r"\d", unit.text) and
+                         _WIDTHS_HEADER.search(table_header)) and \
                     not _ANSWERED_QUESTION.search(unit.text) and \
                     not EVERY_FAMILY.search(unit.text) and not EVERY_INTENT.search(unit.text) \
                     and not reading.about_scaling(unit.text) and \
@@ -386,10 +388,12 @@ class Engine:
                       i != request), None)
         cells = unit.cells
         if request is None or chain is None or len(cells) != len(names) or \
-                not re.fullmatch(r"\W*\d+\s*[x×]\W*", cells[request].strip()):
+                not re.fullmatch(r"\W*\d+\s*[x×]?\W*", cells[request].strip()):
             return []
         at = _cell_start(unit, chain)
-        text = f"A {cells[request].strip(' `*_')} request tries {cells[chain].strip()}."
+        asked = cells[request].strip(" `*_")
+        asked += "" if asked[-1:] in "x×" else "×"
+        text = f"A {asked} request tries {cells[chain].strip()}."
         props = self._read_text(text, lexicon, unit.heading)
         return _placed([p for p in props if p.kind in ("request-first", "direction")], at,
                        at + len(cells[chain]))
@@ -1072,8 +1076,11 @@ _OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unl
                              re.I)
 # a length-lead table's columns, and the comparison signs its length cells use
 _LENGTH_COLUMN = re.compile(r"\b(?:length|duration|hours|runtime|run\s+time|wall[- ]?clock)\b")
+# "| requested | widths walked on GCP |": rows of bare numbers are widths
+_WIDTHS_HEADER = re.compile(r"\bwidths?\b", re.I)
 _REQUEST_COLUMN = re.compile(r"\b(?:request(?:ed)?|asked?\s+for|width\s+asked)\b")
-_CHAIN_COLUMN = re.compile(r"\b(?:tried|tries|order|chain|walk|walks|sequence|fallbacks?|ladder)\b")
+_CHAIN_COLUMN = re.compile(r"\b(?:tried|tries|order|chain|walk|walks|walked|sequence|fallbacks?|"
+                           r"ladder)\b")
 _LEAD_COLUMN = re.compile(r"\b(?:lead|leads|first|led\s+by)\b")
 _SYMBOL_WORDS = {"<": "under ", "≤": "at most ", "<=": "at most ", ">": "over ",
                  "≥": "of at least ", ">=": "of at least "}

@@ -948,6 +948,16 @@ FOLLOWS = [
      False, False),
     ('## Compute backends\n\nA 100 h job at 8x narrowed to 4x is a 200 h job, '
      'so 4x has no FLEX_START rungs and leads with on-demand A100 instead.', False, True),
+    # a request said to try a wider width; rows of bare widths under a widths header
+    ('## Compute backends\n\nA 4-GPU request first checks whether an 8-GPU box '
+     'is free and takes it; otherwise it tries 4x, then 2x, then 1x.', True, True),
+    ('## Compute backends\n\nA job that asked for 2 GPUs tries 4x next if 2x '
+     'misses.', True, True),
+    ('## Compute backends\n\nA 4-GPU request tries 4x, then 2x, then 1x.', False, False),
+    ('## Compute backends\n\n| requested | widths walked on GCP |\n| --- | --- '
+     '|\n| 8 | 8, 4, 1 |', True, True),
+    ('## Compute backends\n\n| requested | widths walked on GCP |\n| --- | --- '
+     '|\n| 8 | 8, 4, 2, 1 |\n| 2 | 2, 1 |', False, True),
     # a length compared with the threshold, a coordinated group, a proposal, a request table
     ('## Compute backends\n\nSince 5 h is over the short threshold, the 2× attempt '
      'opened with FLEX_START.', False, True),

@@ -291,14 +291,20 @@ class WidthReading(ReaderBase):
         widths = [t for t in self.terms if t.term[0] == "width"]
         if len(widths) < 2:
             return
+        # the request: "a 4× request", "a job that asked for 4 GPUs", "if 2x is full"
         request = next((w for w in widths if re.match(
             r"\s*(?:-?\s*gpu\s+)?(?:requests?|jobs?|dispatch(?:es)?|phases?)\b",
+            self.unit_text[w.end:w.end + 20], re.I) or re.search(
+            r"\bask(?:s|ed|ing)?\s+for\s+(?:width\s+)?$",
+            self.unit_text[max(self.s.start, w.start - 20):w.start], re.I) or re.match(
+            r"[`*_]*\s+(?:is|are)\s+(?:full|out|busy|gone|unavailable)\b|\s+miss(?:es|ed)\b",
             self.unit_text[w.end:w.end + 20], re.I)), None)
         if request is None:
             return
         for w in widths:
             if w.start > request.end and w.term[1] > request.term[1] and re.search(
-                    r"\b(?:retried|retries|tries|goes|moves|falls|next|then|up)\b[^,;]*$",
+                    r"\b(?:retried|retries|tries|try|goes|moves|falls|next|then|up|checks?|"
+                    r"bumps?|takes?|upgrades?|escalates?|first)\b[^,;]*$",
                     self.text(request.end, w.start), re.I):
                 self.add("direction", ("up",), w.start, w.end, self.negated_before(w.start),
                          topic="width chain")
