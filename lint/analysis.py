@@ -134,7 +134,14 @@ class Engine:
         list_request: dict[int, tuple[float, int]] = {}
         list_lead: dict[int, str] = {}
         table_header = ""
-        section_subject: str | None = None  # "### campus-preempt" over "- waits up to …"
+        section_heading = ""  # "### campus-preempt" over "- waits up to …"
+        subjects: dict[str, str | None] = {}
+
+        def subject_of(text: str) -> str | None:
+            if text not in subjects:
+                subjects[text] = _lone_subject(lexicon, text)
+            return subjects[text]
+
         units = doc.units
         snippets = self._snippets(doc, skip_lines)
         taken = {r.unit.line for r in snippets}
@@ -165,7 +172,7 @@ class Engine:
                     parent.list_id != unit.list_id:
                 list_lead[unit.list_id] = parent.text  # "- capture-7b" over "  - RunPod: …"
             if unit.kind == "heading":
-                section_subject = _lone_subject(lexicon, unit.text)
+                section_heading = unit.text  # its subject is found only if a unit is read
             parent = unit
             if unit.kind != "heading":
                 # "Backends, in the order dispatch walks them:" orders the list below it
@@ -205,8 +212,9 @@ class Engine:
                                             table_header if unit.table_id else "",
                                             list_request.get(unit.list_id), lead,
                                             None if unit.list_id in family_of_list else
-                                            (lead and _lone_subject(lexicon, lead)) or
-                                            (None if unit.table_id else section_subject))
+                                            (lead and subject_of(lead)) or
+                                            (None if unit.table_id or not section_heading else
+                                             subject_of(section_heading)))
             parent_request = self._last_request if not unit.list_id and \
                 unit.text.rstrip(" *_").endswith(":") else None
             if unit.table_id and not unit.header and table_header:

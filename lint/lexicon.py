@@ -338,7 +338,9 @@ class Lexicon:
             _Kind("intent", [(name, _intent_words(name)) for name in config.intents]),
             # RunPod's GPU ids ("NVIDIA H100 80GB HBM3", "the A100 PCIe"): the longest
             # match wins, so the H100 inside a pod id is no GCP family
-            _Kind("podtype", [(gpu, _pod_words(gpu)) for gpu in config.runpod_gpu_types]),
+            _Kind("podtype", [(gpu, _pod_words(gpu)) for gpu in config.runpod_gpu_types],
+                  "|".join(sorted({re.escape(_pod_chip(gpu).lower())
+                                   for gpu in config.runpod_gpu_types})) or None),
             # Every duration has a digit right before its unit, or a spelled-out unit.
             _Kind("duration", self._durations(data),
                   r"\d\s*-?\s*[hdwm]|hour|day|week|month|min|fortnight"),
@@ -545,6 +547,12 @@ class _Gated:
 
 def _union(patterns: list[str]) -> _Gated:
     return _Gated(patterns)
+
+
+def _pod_chip(gpu: str) -> str:
+    """The chip a RunPod GPU id names ("A100" in "NVIDIA A100-SXM4-80GB")."""
+    words = [w for w in re.split(r"[\s-]+", gpu) if w.lower() != "nvidia"]
+    return words[0] if words else gpu
 
 
 def _pod_words(gpu: str) -> list[str]:
