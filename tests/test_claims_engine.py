@@ -958,6 +958,10 @@ FOLLOWS = [
      '|\n| 8 | 8, 4, 1 |', True, True),
     ('## Compute backends\n\n| requested | widths walked on GCP |\n| --- | --- '
      '|\n| 8 | 8, 4, 2, 1 |\n| 2 | 2, 1 |', False, True),
+    # a time after 'after' orders nothing
+    ('## Compute backends\n\nThe preempt lane is the patient one: '
+     'campus-preempt waits up to two hours, while campus-a100 gives up after '
+     'half an hour and hands over to campus-preempt.', False, False),
     # a length compared with the threshold, a coordinated group, a proposal, a request table
     ('## Compute backends\n\nSince 5 h is over the short threshold, the 2× attempt '
      'opened with FLEX_START.', False, True),

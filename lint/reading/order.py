@@ -62,6 +62,10 @@ _TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks
                           r"both\s+|every\s+|its\s+)?(?:two\s+|three\s+)?(?:[\w-]+\s+)?", re.I)
 
 
+# "after half an hour", "before 30 min", "after a few minutes": a time
+_TIME_AFTER = re.compile(r"\s+(?:(?:about|roughly|around|only|just)\s+)?(?:an?\s+|half\s+an?\s+|"
+                         r"\d+(?:\.\d+)?\s*|a\s+few\s+|(?:one|two|three|five|ten|thirty)\s+)"
+                         r"(?:hours?|h\b|hrs?|minutes?|mins?|seconds?|days?|weeks?)", re.I)
 # "X and Y", "X, Y", "X or Y" as one group
 _JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*", re.I)
 
@@ -225,7 +229,8 @@ class OrderReading(ReaderBase):
         # "only after X does it reach Y" is read_only_after's
         cues = [t for t in self.tokens if t.kind in ("before", "after") and not (
             self.unit_text[t.start:t.end].lower() == "after" and
-            _ONLY_BEFORE_CUE.search(self.unit_text[:t.start]))]
+            _ONLY_BEFORE_CUE.search(self.unit_text[:t.start])) and not _TIME_AFTER.match(
+            self.unit_text, t.end)]  # "gives up after half an hour": a time, not a rung
         self._between()
         if self.s.context and not self.procedural:
             self._prefer()
