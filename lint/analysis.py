@@ -958,13 +958,10 @@ def _negate_dont_column(unit: Unit, readings: list[Reading], header: str) -> Non
     dont = {i for i, cell in enumerate(cells) if _DONT_HEADER.search(cell.strip())}
     if not dont or len(dont) == len(cells):
         return
-    starts = [0]
-    for m in re.finditer(r" \| ", unit.text):
-        starts.append(m.end())
     for i in dont:
-        if i < len(starts):
-            end = unit.text.find(" | ", starts[i])
-            _negate_prohibited(readings, unit.text, starts[i], len(unit.text) if end < 0 else end)
+        if i < len(unit.cells):
+            start = _cell_start(unit, i)
+            _negate_prohibited(readings, unit.text, start, start + len(unit.cells[i]))
 
 
 def _negate_prohibited(readings: list[Reading], text: str, start: int, end: int) -> None:
