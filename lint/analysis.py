@@ -1171,10 +1171,11 @@ def _lone_subject(lexicon: Lexicon, text: str) -> str | None:
     written."""
     if len(text.split()) > 5 or len(text) > 60:
         return None
-    names = [t for t in lexicon.tag(text) if t.kind in ("lane", "family", "intent", "rule")]
+    tokens = lexicon.tag(text)
+    names = [t for t in tokens if t.kind in ("lane", "family", "intent", "rule")]
     if len({(t.kind, t.value[0] if t.kind == "family" else t.value) for t in names}) != 1:
         return None
-    if any(t.kind in ("model", "duration", "gpuhours", "podtype") for t in lexicon.tag(text)):
+    if any(t.kind in ("model", "duration", "gpuhours", "podtype") for t in tokens):
         return None  # "### eval-70b, 1 h at 8x" is a worked job, "- a2 SPOT" a rung
     return text[names[0].start:names[0].end]
 
