@@ -452,7 +452,7 @@ class SqliteLedger(Ledger):
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
                                       check_same_thread=False)
             self.db.execute("PRAGMA busy_timeout=30000")
-            self.db.execute("PRAGMA journal_mode=WAL")
+            _enter_wal(self.db)
         except LedgerError:
             raise
         except (OSError, sqlite3.Error) as exc:
@@ -500,6 +500,26 @@ class SqliteLedger(Ledger):
     def close(self) -> None:
         with self.lock:
             self.db.close()
+
+
+def _enter_wal(db: sqlite3.Connection, patience: float = 30.0) -> None:
+    """Switch a connection to WAL. Switching needs the file's exclusive lock,
+    and SQLite answers a contended switch with "database is locked" at once,
+    without waiting out busy_timeout (to avoid a deadlock between two
+    connections both upgrading). Several dispatchers opening a brand-new
+    ledger at the same moment meet exactly that, so retry with a short,
+    growing pause, for as long as busy_timeout would have waited."""
+    deadline = time.monotonic() + patience
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
 
 
 def _alive(lease: Lease, now: float) -> bool:

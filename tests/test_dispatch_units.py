@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import multiprocessing.queues
+import multiprocessing.synchronize
 import os
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import pytest
 from router.backends.base import Workload
 from router.backends.gcp import classify, instance_name, request_id
 from router.events import EventLog, redact
+from router.ledger import LedgerError
 from router.ledger import SqliteLedger as Ledger
 from router.planner import Rung
 
@@ -41,6 +44,35 @@ def test_ledger_is_race_free_across_processes(tmp_path: Path) -> None:
     allowed = [d for (_, d, _), ok in zip(jobs, results, strict=True) if ok]
     assert ledger.claim(allowed[0], 5, day="2026-11-29")[0]  # a rerun costs nothing more
     assert ledger.claim("d-next-day", 5, day="2026-11-30") == (True, 1)
+
+
+def _open_at_once(path: str, start: multiprocessing.synchronize.Barrier,
+                  results: multiprocessing.queues.Queue[str]) -> None:
+    start.wait()
+    try:
+        Ledger(path).close()
+        results.put("ok")
+    except LedgerError as exc:
+        results.put(str(exc))
+
+
+def test_a_new_ledger_opens_under_a_crowd(tmp_path: Path) -> None:
+    # Dispatchers that start together all meet a ledger file nobody has made
+    # yet; switching it to WAL is contended, and SQLite refuses that at once
+    # rather than waiting out busy_timeout. Every opener must still get in.
+    ctx = multiprocessing.get_context("fork")
+    openers = 8
+    for n in range(40):
+        start, results = ctx.Barrier(openers), ctx.Queue()
+        path = str(tmp_path / f"ledger{n}.sqlite")
+        crowd = [ctx.Process(target=_open_at_once, args=(path, start, results))
+                 for _ in range(openers)]
+        for process in crowd:
+            process.start()
+        seen = [results.get(timeout=60) for _ in crowd]
+        for process in crowd:
+            process.join()
+        assert seen == ["ok"] * openers, seen
 
 
 def test_events_are_whole_lines_under_concurrency(tmp_path: Path) -> None:
