@@ -255,12 +255,16 @@ class Engine:
         from lint import config_snippet
 
         by_line: dict[int, list] = {}
+        aliases = self.lexicon.data.get("config_keys") or {}
         for token in doc.tokens:
-            if token.type != "fence" or not token.map or \
-                    token.info.strip().lower() not in ("yaml", "yml"):
+            language = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() \
+                else ""
+            if token.type != "fence" or not token.map or (
+                    language not in config_snippet.YAML_FENCES and
+                    language not in config_snippet.ASSIGNMENT_FENCES):
                 continue
             for claim in config_snippet.read(token.content, token.map[0] + 2, doc.lines,
-                                             self.facts):
+                                             self.facts, language, aliases):
                 if claim.line not in skip_lines:
                     by_line.setdefault(claim.line, []).append(claim)
         out = []

@@ -36,25 +36,71 @@ class SnippetClaim:
     fix: str = ""  # the config's own value, as YAML, for the value's span
 
 
-def read(content: str, first_line: int, lines: list[str], facts: Facts) -> list[SnippetClaim]:
-    """Claims of one YAML fence whose first content line is `first_line` (1-based)."""
-    if len(content) > MAX_FENCE_BYTES or not any(k in content for k in _CONFIG_KEYS):
-        return []
-    from router import yamlsafe
+# Fences read as YAML (JSON is YAML's flow style) and fences read line by line as
+# assignments (TOML, Python constants, shell and .env lines).
+YAML_FENCES = frozenset({"yaml", "yml", "json", "jsonc"})
+ASSIGNMENT_FENCES = frozenset({"toml", "ini", "cfg", "conf", "python", "py", "python3", "sh",
+                               "bash", "shell", "zsh", "env", "dotenv", "", "text", "txt"})
 
-    try:
-        located = yamlsafe.load(content, line_offset=first_line - 1, max_bytes=MAX_FENCE_BYTES,
-                                max_nodes=5000)
-    except yamlsafe.YamlError:
-        return []  # a sketch, not a config: the prose readers still see its comments
-    walker = _Walker(located, lines, facts)
-    walker.walk(located.data, ())
+_CODE_FENCES = frozenset({"python", "py", "python3", "sh", "bash", "shell", "zsh"})
+_WIDTH_KINDS = frozenset({"width", "order", "skip"})
+
+
+def read(content: str, first_line: int, lines: list[str], facts: Facts, language: str = "yaml",
+         aliases: dict[str, str] | None = None) -> list[SnippetClaim]:
+    """Claims of one fence whose first content line is `first_line` (1-based).
+    `aliases` maps other spellings of a config key (`SHORT_HOURS`) to the key."""
+    aliases = {k.lower(): v for k, v in (aliases or {}).items()}
+    folded = content.lower()
+    if len(content) > MAX_FENCE_BYTES or not any(k in folded for k in (*_CONFIG_KEYS, *aliases)):
+        return []
+    if language in ASSIGNMENT_FENCES:
+        if "=" not in content:
+            return []
+        from lint import fence_data
+
+        located = fence_data.load(content, first_line)
+    else:
+        from router import yamlsafe
+
+        try:
+            located = yamlsafe.load(content, line_offset=first_line - 1,
+                                    max_bytes=MAX_FENCE_BYTES, max_nodes=5000)
+        except yamlsafe.YamlError:
+            return []  # a sketch, not a config: the prose readers still see its comments
+    walker = _Walker(located, lines, facts, aliases)
+    walker.walk(_canonical(located, aliases), ())
+    if language in _CODE_FENCES and all(c.prop.kind in _WIDTH_KINDS for c in walker.claims):
+        return []  # `widths = [1, 2, 4, 8, 16]` alone in a script is a benchmark sweep
     return walker.claims
 
 
+def _canonical(located, aliases: dict[str, str]) -> Any:
+    """The data with every key spelled the config's way (`SHORT_THRESHOLD_HOURS`,
+    an alias), and the line table re-keyed to match."""
+    def key_of(key: Any) -> Any:
+        if not isinstance(key, str):
+            return key
+        folded = key.lower().replace("-", "_") if key.isupper() or "_" in key else key.lower()
+        return aliases.get(folded, folded if folded in _CONFIG_KEYS or key.isupper() else key)
+
+    def walk(node: Any, path: tuple, new: tuple) -> Any:
+        if path in located.lines:
+            located.lines.setdefault(new, located.lines[path])
+        if isinstance(node, dict):
+            return {key_of(k): walk(v, (*path, k), (*new, key_of(k))) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v, (*path, i), (*new, i)) for i, v in enumerate(node)]
+        return node
+
+    return walk(located.data, (), ())
+
+
 class _Walker:
-    def __init__(self, located, lines: list[str], facts: Facts) -> None:
+    def __init__(self, located, lines: list[str], facts: Facts,
+                 aliases: dict[str, str] | None = None) -> None:
         self.located = located
+        self.aliases = aliases or {}
         self.lines = lines
         self.facts = facts
         self.config = facts.config
@@ -70,6 +116,10 @@ class _Walker:
             return
         source = self.lines[line - 1]
         start, end = _value_span(source, path[-1] if path else "", value)
+        if fix and '"' in source[start:end] and fix.startswith("["):
+            # TOML, JSON and Python need their strings quoted
+            fix = "[" + ", ".join(item if re.fullmatch(r"-?[\d.]+", item) else f'"{item}"'
+                                  for item in fix[1:-1].split(", ")) + "]"
         self.claims.append(SnippetClaim(line, start, source,
                                         Prop(kind, args, False, start, end, topic), fix or ""))
 
@@ -100,6 +150,9 @@ class _Walker:
                     self._intent(str(name), body, (*here, name))
             elif key in self.config.intents:
                 self._intent(key, value, here)
+            elif key == "widths" and isinstance(value, list) and \
+                    all(isinstance(w, int) and not isinstance(w, bool) for w in value):
+                self._widths(value, here)
             elif key == "backends" and isinstance(value, list):
                 self._order([("backend", _backend(v)) for v in value], here, "order")
             elif isinstance(value, dict):
@@ -122,6 +175,20 @@ class _Walker:
         if isinstance(machine, str) and machine != family.machine_type_template:
             self._add((*path, "machine_type"), machine, "machine-type", (machine,),
                       "GPU families", f'"{family.machine_type_template}"')
+
+    def _widths(self, widths: list[int], path: tuple) -> None:
+        """A top-level `widths` list: written widest first it is the walk
+        (`[16, 8, 4, 2, 1]`, `[8, 4, 1]`), otherwise the set of widths."""
+        chain = self.facts.width_chain()
+        if len(widths) > 1 and widths == sorted(widths, reverse=True):
+            fix = _flow(chain)
+            for a, b in itertools.pairwise(widths):
+                self._add(path, widths, "order", (("width", a), ("width", b)), "width chain", fix)
+                self._add(path, widths, "skip", (("width", a), ("width", b)), "width chain", fix)
+        else:
+            fix = _flow(sorted(self.facts.widths))
+            for width in dict.fromkeys(widths):
+                self._add(path, widths, "width", (width,), "width chain", fix)
 
     def _lanes(self, lanes: list, path: tuple) -> None:
         names = []
@@ -187,16 +254,25 @@ def _backend(value: Any) -> str | None:
     return text if re.fullmatch(r"[a-z][\w-]*", text) else None
 
 
+# `= v` after a key, with a Python annotation between (`HOURS: float = 6`)
+_ASSIGNED = r"\s*(?::\s*[\w\[\], |.]+?\s*)?=\s*"
+
+
 def _value_span(source: str, key: Any, value: Any) -> tuple[int, int]:
     """Where the value is written on its line: after `key:`, else the line's text."""
     after = 0
     if isinstance(key, str):
-        m = re.search(rf"(?<![\w-]){re.escape(key)}\s*:\s*", source)
+        # `key: v`, JSON's `"key": v`, TOML's `key = v`; an alias or a constant's
+        # capitals (`SHORT_HOURS = 6`) are found as the line's own key
+        written = rf"(?<![\w-]){re.escape(key)}[\"']?"
+        m = re.search(rf"{written}{_ASSIGNED}", source, re.I) or \
+            re.search(rf"{written}\s*:\s*", source, re.I) or \
+            re.match(rf"\s*(?:export\s+)?[\w.\"'-]+(?:{_ASSIGNED}|\s*:\s*)", source)
         if m:
             after = m.end()
     rest = source[after:]
-    if after and rest.startswith("["):
-        close = rest.find("]")  # a flow list: the brackets and what they hold
+    if after and rest[:1] in ("[", "("):
+        close = rest.find("]" if rest[0] == "[" else ")")  # a list: its brackets and items
         if close > 0:
             return after, after + close + 1
     if after:

@@ -1128,6 +1128,53 @@ def test_a_yaml_config_snippet_is_checked_value_by_value(tmp_path: Path) -> None
     assert lint(fixed, rules={"ladder-drift"}) == []
 
 
+ASSIGNMENTS = {
+    "toml": ("[ladder]\nshort_threshold_hours = 6\nwidths = [16, 8, 4, 2, 1]\n\n"
+             "[families.h100-80gb]\nprovisioning = [\"SPOT\", \"FLEX_START\", \"STANDARD\"]\n\n"
+             "[[slurm_lanes]]\nname = \"campus-preempt\"\n"
+             "[[slurm_lanes]]\nname = \"campus-a100\"\n"),
+    "python": ("# router defaults\nSHORT_THRESHOLD_HOURS: float = 6  # below this a job is short\n"
+               "FLEX_START_MAX_RUN_HOURS = 72\nWIDTHS = (8, 4, 1)\n"),
+    "bash": "export SHORT_HOURS=6\nFLEX_MAX_HOURS=72 # three days\n",
+    "json": '{"short_threshold_hours": 6, "widths": [8, 4, 1]}\n',
+}
+
+
+@pytest.mark.parametrize("language", sorted(ASSIGNMENTS))
+def test_settings_in_toml_python_shell_and_json_fences_are_checked(
+        language: str, tmp_path: Path) -> None:
+    """Pasted settings are data whatever the fence's language: each wrong value
+    is found at its value, its fix lints clean, and the changed config (6 h,
+    72 h, widths 4/2/1, lanes swapped) makes the same text true."""
+    text = f"# Settings\n\n```{language}\n{ASSIGNMENTS[language]}```\n"
+    lines = text.split("\n")
+    found = lint(text, rules={"ladder-drift"})
+    assert found and all(f.col > 1 for f in found)
+    for f in found:
+        written = lines[f.line - 1][f.col - 1:]
+        assert written[:1] in "6[7\"(" or written[:1].isdigit(), (f.message, written)
+    assert any("under 6 h" in f.message for f in found)
+    fixed = lines[:]
+    for f in found:
+        if 'Suggested: "' in f.message:
+            fixed[f.line - 1] = f.message.split('Suggested: "', 1)[1][:-1]
+    unfixable = [(f.line, f.col) for f in found if 'Suggested: "' not in f.message]
+    assert [(f.line, f.col) for f in lint("\n".join(fixed), rules={"ladder-drift"})] == unfixable
+    assert all(")" not in line or "(" in line for line in fixed)  # a fix replaces whole values
+    changed = changed_ladder(tmp_path)
+    assert not any("under" in f.message and "short" in f.message
+                   for f in lint(text, rules={"ladder-drift"}, ladder=changed))
+
+
+def test_code_that_compares_a_setting_is_not_a_setting() -> None:
+    text = ("```python\nif hours == 6:\n    pass\nshort = hours < 6\n"
+            "print(SHORT_THRESHOLD_HOURS)\n```\n")
+    assert lint(text, rules={"ladder-drift"}) == []
+    sweep = "```python\nwidths = [1, 2, 4, 8, 16]\nfor w in widths:\n    bench(w)\n```\n"
+    assert lint(sweep, rules={"ladder-drift"}) == []
+    assert lint(sweep.replace("python", "toml", 1), rules={"ladder-drift"})
+
+
 def test_a_yaml_sketch_that_does_not_parse_is_left_to_prose() -> None:
     text = "```yaml\nshort_threshold_hours: [6\n```\n"
     assert lint(text, rules={"ladder-drift"}) == []
