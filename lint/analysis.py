@@ -42,6 +42,16 @@ def _names_two(lexicon: Lexicon, line: str) -> bool:
     return sum(t.entity for t in lexicon.tag(value)) >= 2
 
 
+def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
+    """A data line read as a setting: its value names two ladder entities
+    ("long: FLEX_START -> SPOT"), or its key and context name one and its value
+    is a number ("flex start: max hours: 336", "FLEX_START: max 24 h")."""
+    if _names_two(lexicon, unit.raw or unit.text):
+        return True
+    value = unit.text.rpartition(":" if ":" in unit.text else "=")[2]
+    return bool(re.search(r"\d", value)) and any(t.entity for t in lexicon.tag(unit.text))
+
+
 def _models_of(r: Reading) -> frozenset[str]:
     """The provisioning models a reading's sentence names."""
     return frozenset(t.term[1] for t in reading.terms(r.sentence) if t.term[0] == "model")
@@ -147,7 +157,7 @@ class Engine:
         taken = {r.unit.line for r in snippets}
         # (a data line is kept when it and its comment name two ladder entities: the
         # comment itself is read as its own line)
-        data = [u for u in doc.data_lines if _names_two(lexicon, u.raw or u.text) and
+        data = [u for u in doc.data_lines if _states_setting(lexicon, u) and
                 u.line not in taken]
         data += [u for u in doc.comment_lines if lexicon.mentions_anything(u.text)]
         if data:

@@ -128,7 +128,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # behind four GPUs is not parallel work" describes a plan and
             # "needlessly-narrow fires when all of these hold:" its condition, whatever
             # heading they sit under.
-            if verdict and (unit.list_id or (len(rules) == 1 and
+            # A fence line's parent key ("needlessly-narrow:" over "width: 1") is
+            # context, not a definition.
+            if verdict and rule.start >= unit.lead and (unit.list_id or (len(rules) == 1 and
                             re.match(r"\W*$", reader.text(s.start, rule.start)) and
                             _DEFINES.match(reader.unit_text, rule.end) and
                             written(reader.unit_text, rule).lower() == rule.value)):

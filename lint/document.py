@@ -38,13 +38,17 @@ class Unit:
     cells: tuple[str, ...] = ()  # a table row's cells, markup stripped
     header: bool = False  # a table's header row
     quoted: bool = False  # inside a block quote ("> …")
+    # leading chars of text and raw that are context, not file text: a data line
+    # under `flex_start:` reads "flex start: max hours: 336"
+    lead: int = 0
+    data: bool = False  # a `key: value` line of a fence: its fix keeps the line's form
 
     def line_at(self, offset: int) -> int:
         return self.line + self.text.count("\n", 0, offset)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) in the file of `offset` in `text`."""
-        raw_offset = self._raw_offset(offset)
+        raw_offset = max(self._raw_offset(offset), self.lead)
         raw = self.raw or self.text
         line_index = raw.count("\n", 0, raw_offset)
         line_start = raw.rfind("\n", 0, raw_offset) + 1
@@ -172,7 +176,9 @@ def parse(path: str, text: str) -> Document:
             quotes = max(0, quotes - 1)
         if kind_of in ("fence", "code_block") and token.map:
             doc.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
-            if kind_of == "fence" and token.info.strip().lower() in _DATA_FENCES:
+            language = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() \
+                else ""
+            if kind_of == "code_block" or language in _DATA_FENCES:
                 _add_data_lines(doc, token, heading)
         elif kind_of == "heading_open":
             kind = "heading"
@@ -285,7 +291,8 @@ def corrected_quote_lines(doc: Document) -> set[int]:
     return out
 
 
-_DATA_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "yaml", "yml"})
+_DATA_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "yaml", "yml", "json",
+                          "jsonc", "toml", "ini", "cfg", "conf"})
 # "short: SPOT -> FLEX_START", "a3-highgpu-8g: SPOT, FLEX_START": a key and its value
 _KEY_LINE = re.compile(r"[ \t]*(?:[-*][ \t]+)?[A-Za-z][\w*{}. -]{0,40}[ \t]*[:=][ \t]*\S")
 # a tool's output ("CLAUDE.md:3:22: ladder-drift …") quotes text; it claims nothing
@@ -297,7 +304,8 @@ _TRANSCRIPT = re.compile(r"^\S+:\d+(?::\d+)?:|^\s*\$ ", re.M)
 def _add_data_lines(doc: Document, token, heading: str) -> None:
     if _TRANSCRIPT.search(token.content):
         return
-    first = token.map[0] + 2  # the line after the opening fence
+    first = token.map[0] + (2 if token.type == "fence" else 1)  # the first content line
+    parents: list[tuple[int, str]] = []  # (indent, key) of the keys that open a block
     for offset, line in enumerate(token.content.splitlines()):
         comment = _COMMENT.search(line)
         if comment and comment.group(1).strip():
@@ -306,13 +314,55 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
             text = comment.group(1).rstrip()
             doc.comment_lines.append(Unit("paragraph", first + offset, text, heading, text,
                                           (comment.start(1),)))
-        if not _KEY_LINE.match(line) or line.lstrip().startswith("#"):
-            continue
-        col = len(line) - len(line.lstrip())
         # the value without its comment, which is read on its own above
-        value = (line[:comment.start()] if comment else line).strip()
-        doc.data_lines.append(Unit("paragraph", first + offset, value, heading, line.strip(),
-                                   (col,)))
+        value = (line[:comment.start()] if comment else line).rstrip()
+        plain = _plain_data(value)
+        col = len(plain) - len(plain.lstrip())
+        while parents and parents[-1][0] >= col and plain.strip():
+            parents.pop()
+        table = _TABLE_HEADER.match(value)
+        if table:  # TOML `[flex_start]`: the keys below are its own, whatever their indent
+            parents = [(-1, _spoken_key(table["key"]))]
+            continue
+        opener = _OPENER.match(plain)
+        if opener:  # `flex_start:`, `"flex_start": {`: a block's key
+            parents.append((col, _spoken_key(opener["key"])))
+            continue
+        if not _KEY_LINE.match(plain) or line.lstrip().startswith("#"):
+            continue
+        # `max_hours: 336` under `flex_start:` reads "flex start: max hours: 336";
+        # text and raw start at the line's own indent (`{"min_width": …` keeps its `{"`)
+        context = "".join(f"{key}: " for _, key in parents)
+        indent = len(line) - len(line.lstrip())
+        # every key of the line is spoken (`{"flex_start": {"max_hours": 336}}`), and
+        # TOML's `=` reads as the `:` it means
+        spoken = _KEY_IN_LINE.sub(lambda m: _spoken_key(m[1]) + m[2] + ":",
+                                  plain[indent:])
+        doc.data_lines.append(Unit("paragraph", first + offset, context + spoken, heading,
+                                   context + line[indent:].rstrip(), (indent - len(context),),
+                                   lead=len(context), data=True))
+
+
+_KEY_IN_LINE = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]{0,40})(\s*)[:=](?![:=])")
+# a key that opens a block: YAML `key:` with nothing after, JSON `"key": {` (blanked)
+_OPENER = re.compile(r"\s*(?:-\s+)?(?P<key>[A-Za-z][\w.-]{0,40})\s*:\s*$")
+_TABLE_HEADER = re.compile(r"\s*\[\[?(?P<key>[A-Za-z][\w.-]{0,40})\]\]?\s*$")
+
+
+def _plain_data(line: str) -> str:
+    """A data line with JSON and TOML punctuation blanked, keeping every column:
+    `"short_max_hours": 4,` reads like `short_max_hours: 4`."""
+    kept = re.sub(r"\{\w+\}", lambda m: "\0" * len(m[0]), line)  # `{width}` templates stay
+    blanked = re.sub(r"[\"{}\[\]]", " ", kept).rstrip().rstrip(",")
+    return "".join(orig if ch == "\0" else ch for orig, ch in zip(line, blanked, strict=False))
+
+
+def _spoken_key(key: str) -> str:
+    """`short_below_hours` → `short below hours`, `gcp.h100.machine` → `gcp h100 machine`;
+    a name in capitals (`FLEX_START`, a constant) is kept as written."""
+    if not any(c.islower() for c in key):
+        return key
+    return re.sub(r"(?<=[A-Za-z0-9])[_.](?=[A-Za-z0-9])", " ", key)
 
 
 def _cell_column(source: str, raw: str, index: int) -> int:

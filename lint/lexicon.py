@@ -320,7 +320,8 @@ class Lexicon:
             _Kind("lane", [(name, [re.escape(name), re.escape(name.replace("-", " ")),
                                    # "the preempt lane", "the gpu partition"
                                    rf"(?:the\s+)?{re.escape(lane.partition)}\s+"
-                                   r"(?:lane|partition|queue)s?",
+                                   r"(?:lane|partition|queue)s?(?![\s_-]*(?:size|count|"
+                                   r"profile|mode)\b)",
                                    # "the preempt lane" for campus-preempt
                                    rf"{re.escape(name.rsplit('-', 1)[-1])}\s+(?:lane|queue)",
                                    # "The campus cluster has two lanes. The preempt one …"

@@ -149,6 +149,42 @@ def suggestion(engine, sentence: str, p: Prop, verdict: Verdict, offset: int,
     return ""
 
 
+def data_suggestion(engine, unit, verdict: Verdict, critic: bool) -> str:
+    """The fix of a fence's `key: value` line, in the line's own form: the
+    verdict's values put in place in the file's text (the engine read a spoken
+    form of it, `flex start: max hours: 336`, of the same length past its
+    context). Empty when there is no such fix or it does not read true."""
+    raw, spoken = unit.raw, unit.text
+    for start, end, value in sorted(verdict.fix, reverse=True):
+        if not (unit.lead <= start <= end <= len(spoken)) or not value:
+            return ""
+        raw = raw[:start] + value + raw[end:]
+        spoken = spoken[:start] + value + spoken[end:]
+    if raw == unit.raw or not reads_true(engine, spoken, critic):
+        return ""
+    return line_fix(engine, raw[unit.lead:].strip(), critic)
+
+
+def line_fix(engine, line: str, critic: bool) -> str:
+    """A fence line's fix without its comment when the comment states the same
+    wrong thing (`widths: [1, 2, 4, 8]   # 16x only on a3-highgpu`)."""
+    comment = re.search(r"\s+#+\s*(.*)$", line)
+    if comment and comment.group(1) and not (_reads_true_as_prose(engine, comment.group(1),
+                                                                  critic) and
+                                             _reads_true_as_prose(engine, line, critic)):
+        return line[:comment.start()]
+    return line
+
+
+def _reads_true_as_prose(engine, text: str, critic: bool) -> bool:
+    """The whole engine's reading of `text` as a one-line document (a comment can
+    state a width or a list the sentence reader alone does not judge)."""
+    from lint.document import parse
+
+    doc = parse("comment.md", text + "\n")
+    return not any(r.drifts() for r in engine.analyze(doc, set(), critic))
+
+
 def _contrasts_itself(engine, text: str) -> bool:
     """'leads with FLEX_START, not flex-start': a fix that names one model on both
     sides of a contrast says nothing a person can use."""

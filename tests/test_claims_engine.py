@@ -22,6 +22,7 @@ from tests.lint_support import lint
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "claims_corpus"
+EXAMPLE = ROOT / "examples" / "workspace"
 PACKAGED = config.PACKAGED_LADDER.read_text(encoding="utf-8")
 
 
@@ -1175,9 +1176,65 @@ def test_code_that_compares_a_setting_is_not_a_setting() -> None:
     assert lint(sweep.replace("python", "toml", 1), rules={"ladder-drift"})
 
 
+# (fence, the line and column of its one finding or None, the fix's line)
+DATA_LINES = [
+    # a nested key reads with its parents: "flex start: max hours: 336"
+    ("```yaml\nflex_start:\n  max_hours: 336   # two weeks\n```", (3, 7),
+     "max_hours: 168"),
+    ("```json\n{\"flex_start\": {\"max_hours\": 336}}\n```", (2, 22), None),
+    ("```toml\n[length]\nshort_below_hours = 6\n```", (3, 13), "short_below_hours = 4"),
+    # an indented code block states settings too
+    ("Cheat sheet:\n\n    FLEX_START: max 24 h per machine\n    SPOT: no max", (3, 17),
+     "FLEX_START: max 168 h per machine"),
+    ("```\norder.long_jobs:  slurm -> gcp -> runpod\n```", (2, 19), None),
+    # what a queue does, a GPU partition's size and a parent key are not claims
+    ("```yaml\nslurm:\n  campus-a100:\n    mean_queue_wait_minutes: 90\n```", None, None),
+    ("```yaml\nguest_accelerator:\n  - gpu_partition_size: 1g.5gb\n```", None, None),
+    ("```\norder at 1x: FLEX_START -> STANDARD -> SPOT (A100 before H100 within each)\n```",
+     None, None),
+    ("```yaml\nflex_start:\n  max_hours: 168\n```", None, None),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "fix"), DATA_LINES)
+def test_a_fence_line_is_read_with_its_parent_keys(text: str, where: tuple[int, int] | None,
+                                                   fix: str | None) -> None:
+    text = "## Router settings\n\n" + text  # the section a settings fence sits in
+    where = (where[0] + 2, where[1]) if where else None
+    found = lint(text + "\n", rules={"ladder-drift"})
+    assert [(f.line, f.col) for f in found] == ([where] if where else []), found
+    if fix:
+        assert f'Suggested: "{fix}' in found[0].message, found[0].message
+        fixed = text.split("\n")
+        fixed[where[0] - 1] = " " * (len(fixed[where[0] - 1]) -
+                                     len(fixed[where[0] - 1].lstrip())) + fix
+        assert lint("\n".join(fixed) + "\n", rules={"ladder-drift"}) == []
+
+
+def test_a_fence_line_follows_the_config(tmp_path: Path) -> None:
+    text = ("## Router settings\n\n```yaml\nflex_start:\n  max_hours: 72\nlength:\n"
+            "  short_below_hours: 6\n```\n")
+    assert len(lint(text, rules={"ladder-drift"})) == 2
+    assert lint(text, rules={"ladder-drift"}, ladder=changed_ladder(tmp_path)) == []
+
+
+def test_a_parent_key_is_not_a_definition_under_a_heading() -> None:
+    text = ("## Warn, without changing the verdict\n\n```\nneedlessly-narrow:\n  width: 1\n"
+            "  min_gpu_hours: 1.0\n  verdict: REVISE\n```\n")
+    assert [f for f in lint(text, "critic", rules={"critic-drift"})
+            if "never states" not in f.message] == []  # a short file states few rules
+    assert lint(text.replace("REVISE", "WARN"), "critic", rules={"critic-drift"})
+
+
 def test_a_yaml_sketch_that_does_not_parse_is_left_to_prose() -> None:
+    # the config reader gives up on it; the data-line reader still reads its
+    # key line, once, and its fix reads true
     text = "```yaml\nshort_threshold_hours: [6\n```\n"
-    assert lint(text, rules={"ladder-drift"}) == []
+    found = lint(text, rules={"ladder-drift"})
+    assert [(f.line, f.col) for f in found] == [(2, 17)]  # at "hours: [6"
+    fixed = found[0].message.split('Suggested: "', 1)[1][:-1]
+    assert lint(f"```yaml\n{fixed}\n```\n", rules={"ladder-drift"}) == []
+    assert lint("```yaml\nshort_threshold_hours: [4\n```\n", rules={"ladder-drift"}) == []
 
 
 def test_generated_ladder_order_follows_the_config(tmp_path: Path) -> None:
@@ -1232,6 +1289,21 @@ def test_corpus_halves_are_big_enough() -> None:
     assert len(ids) == len(set(ids))
 
 
+def _fence_around(entry: dict, line: int) -> str:
+    """The opening line of the fence the finding's line sits in ('' if none)."""
+    base = (EXAMPLE / ("CLAUDE.md" if entry.get("surface") != "critic" else
+                       ".claude/agents/efficiency-critic.md")).read_text(encoding="utf-8")
+    first = (base.rstrip("\n") + "\n\n").count("\n") + 1
+    rows = entry["text"].split("\n")
+    opener = ""
+    for row in rows[:max(0, line - first)]:
+        if row.lstrip().startswith(("```", "~~~")):
+            opener = "" if opener else row.strip()
+    if not opener and 0 <= line - first < len(rows) and rows[line - first].startswith("    "):
+        return "```"  # an indented code block
+    return opener
+
+
 def test_every_suggestion_lints_clean() -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     import claims_accuracy
@@ -1244,7 +1316,10 @@ def test_every_suggestion_lints_clean() -> None:
                 if not m:
                     continue
                 reads = "critic" if entry.get("surface") == "critic" else "markdown"
-                again = [f for f in lint(m.group(1) + "\n", reads) if f.rule == finding.rule
+                # a fence line's fix is linted in a fence of the same kind, as it is used
+                fence = _fence_around(entry, finding.line)
+                text = f"{fence}\n{m.group(1)}\n```\n" if fence else m.group(1) + "\n"
+                again = [f for f in lint(text, reads) if f.rule == finding.rule
                          and "never states" not in f.message]  # a one-line file states few
                 assert again == [], (m.group(1), again)
                 checked += 1

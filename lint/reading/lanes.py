@@ -42,6 +42,8 @@ _MAX_WIDTH = re.compile(
 _WAIT_CUE = re.compile(r"\bwait(?:s|ing)?\b|\bgives?\s+it\b|\bbefore\s+(?:moving|falling|"
                        r"giving|it\s+moves|the\s+router\s+moves)|\bqueue(?:s|d)?\s+for\b|"
                        r"\btime-?out\b|\bpatience\b", re.I)
+_TYPICAL_WAIT = re.compile(r"\b(?:mean|average|avg|median|typical(?:ly)?|usual(?:ly)?|"
+                           r"expected|p\d\d|observed|simulated)\b[\w\s-]{0,20}$", re.I)
 _OBJECT_CUE = re.compile(r"\b(?:after|before|to|from|than|over|behind|ahead\s+of)\s*[`*_]*"
                          r"(?:the\s+)?[`*_]*$", re.I)
 _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "eight": 8,
@@ -308,8 +310,9 @@ class LaneReading(ReaderBase):
 
     def _lane_wait(self, name: str, start: int, end: int) -> None:
         cue = _WAIT_CUE.search(self.text(start, end))
-        if cue is None:
-            return
+        if cue is None or _TYPICAL_WAIT.search(self.text(max(start, start + cue.start() - 30),
+                                                         start + cue.start())):
+            return  # "a mean queue wait of 90 min" is what a queue does, not the lane's limit
         at = start + cue.start()
         durations = [d for d in self.tokens if d.kind == "duration" and start <= d.start < end]
         # the duration nearest the cue, on either side ("waits 30 min", "30 min max wait")

@@ -305,8 +305,10 @@ class LengthReading(ReaderBase):
                      topic="length-aware lead")
 
     def _read_threshold(self, classes: list[Token], durations: list[Token]) -> None:
-        cuts = list(re.finditer(r"\b(?:threshold|cut-?off|boundary|split|line|dividing)\b",
-                                self.s.text, re.I))
+        cuts = list(re.finditer(r"\b(?:threshold|cut-?off|boundary|split|line|dividing)\b|"
+                                # a setting's key: "short below hours: 6", "short max: 4 h"
+                                r"\b(?<=short\s)(?:below|under|max(?:imum)?|limit|upper)\b"
+                                r"(?=[\w\s]{0,12}[:=])", self.s.text, re.I))
         # the cut word nearest before the first length names it ("…, and today the
         # threshold sits at five hours")
         first = durations[0].start - self.s.start if durations else len(self.s.text)

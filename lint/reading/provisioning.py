@@ -37,6 +37,12 @@ _LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remainin
                         r"\bremains?\b|\bleft\s+over\b", re.I)
 
 
+# two families joined only by an order word: "A100 before H100", "A100 → H100"
+_FAMILY_ORDER_JOINT = re.compile(r"\W*(?:(?:boxes|machines|rungs|vms|nodes|family|"
+                                 r"families|gpus|s)\s+)?(?:(?:comes?|goes|is\s+tried|are\s+"
+                                 r"tried|always\s+)\s*)*(?:before|ahead\s+of|then|->|→|>|over)"
+                                 r"\W*(?:the\s+)?", re.I)
+
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
 
@@ -90,6 +96,12 @@ class ProvisioningReading(ReaderBase):
                 not any(self._ladder_model_name(t) for t in models):
             # "use on-demand H100 for critical paths" in a cost guide is not our ladder;
             # under "## H100 (a3-highgpu)" it is
+            return
+        if not PERMISSION.search(self.s.text) and any(
+                _FAMILY_ORDER_JOINT.fullmatch(self.text(a.end, b.start))
+                for a, b in itertools.pairwise(fams)):
+            # "FLEX_START -> STANDARD -> SPOT (A100 before H100 within each)": the
+            # families are ordered against each other, not given models
             return
         permission = PERMISSION.search(self.s.text) or re.search(r"[:=|]", self.s.text) or \
             re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I)

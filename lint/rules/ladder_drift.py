@@ -32,7 +32,10 @@ def claim_findings(ctx: Context, rule: str, critic_topics: bool) -> list[Finding
             line, col = r.unit.position(p.start)
             if r.snippet:
                 # a config snippet's fix is the config's own value, in the snippet's form
-                fix = r.snippet.strip() if isinstance(r.snippet, str) else ""
+                fix = suggest.line_fix(engine, r.snippet.strip(), critic) \
+                    if isinstance(r.snippet, str) else ""
+            elif r.unit.data:
+                fix = suggest.data_suggestion(engine, r.unit, verdict, critic)
             else:
                 fix = suggest.suggestion(engine, r.text, p, verdict, r.sentence.start, critic)
                 if fix and r.unit.kind == "table-row" and fix.startswith(r.text[:1]) and \
