@@ -48,6 +48,8 @@ def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
     is a number ("flex start: max hours: 336", "FLEX_START: max 24 h")."""
     if _names_two(lexicon, unit.raw or unit.text):
         return True
+    if unit.lead and sum(t.entity for t in lexicon.tag(unit.text)) >= 2:
+        return True  # its parent names one: "H100 (a3-highgpu):" over "└─ STANDARD"
     value = unit.text.rpartition(":" if ":" in unit.text else "=")[2]
     return bool(re.search(r"\d", value)) and any(t.entity for t in lexicon.tag(unit.text))
 

@@ -180,6 +180,8 @@ def parse(path: str, text: str) -> Document:
                 else ""
             if kind_of == "code_block" or language in _DATA_FENCES:
                 _add_data_lines(doc, token, heading)
+            elif language == "mermaid":
+                _add_mermaid_lines(doc, token, heading)
         elif kind_of == "heading_open":
             kind = "heading"
         elif kind_of == "paragraph_open":
@@ -306,7 +308,13 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
         return
     first = token.map[0] + (2 if token.type == "fence" else 1)  # the first content line
     parents: list[tuple[int, str]] = []  # (indent, key) of the keys that open a block
+    tree_parent = ""  # the last line a tree's branches (`├─ SPOT`) hang from
     for offset, line in enumerate(token.content.splitlines()):
+        if not _KEY_LINE.match(_plain_data(line)) and _add_drawn_line(
+                doc, first + offset, line, heading, tree_parent):
+            continue
+        if line.strip() and not _TREE_BRANCH.match(line):
+            tree_parent = line.strip()
         comment = _COMMENT.search(line)
         if comment and comment.group(1).strip():
             # "# 8x is opt-in only", "widths: [1, 2, 4, 8]  # narrowest first": a
@@ -344,6 +352,83 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
 
 
 _KEY_IN_LINE = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]{0,40})(\s*)[:=](?![:=])")
+# drawn flows and trees in a plain fence: "8x ---> 4x ---> 1x", "├─ STANDARD"
+_FLOW_ARROW = re.compile(r"(?<=\S)\s*(?:-{1,}>|={1,}>|→|⟶|⇒)\s*(?=\S)")
+_TREE_BRANCH = re.compile(r"\s*(?:[│|]\s*)*(?:├|└|\+|\|)[─—-]+\s*|\s*`--\s*")
+
+
+def _add_drawn_line(doc: Document, line_no: int, line: str, heading: str,
+                    tree_parent: str) -> bool:
+    """A line of a drawing that states an order or a family's models, read as a
+    data line: a flow of arrows, or a tree branch under its parent line."""
+    indent = len(line) - len(line.lstrip())
+    branch = _TREE_BRANCH.match(line)
+    if branch and tree_parent and line[branch.end():].strip():
+        context = f"{tree_parent}: "
+        # the branch glyphs blanked, column for column
+        spoken = " " * (branch.end() - indent) + line[branch.end():].rstrip()
+        doc.data_lines.append(Unit("paragraph", line_no, context + spoken, heading,
+                                   context + line[indent:].rstrip(),
+                                   (indent - len(context),), lead=len(context), data=True))
+        return True
+    if len(_FLOW_ARROW.findall(line)) < 1 or line.lstrip().startswith(("#", "$")):
+        return False
+    spoken = _FLOW_ARROW.sub(_spoken_arrow, line[indent:].rstrip())
+    doc.data_lines.append(Unit("paragraph", line_no, spoken, heading,
+                               line[indent:].rstrip(), (indent,), data=True))
+    return True
+
+
+def _spoken_arrow(m: re.Match[str]) -> str:
+    """` ---> ` as ` ->   `: an arrow the readers know, in the same width."""
+    if len(m[0]) < 2:
+        return "→"
+    right = 1 if len(m[0]) >= 3 else 0
+    return " " * (len(m[0]) - 2 - right) + "->" + " " * right
+
+
+# Mermaid: a node `A[label]`, `A(label)`, `A{label}`, `A((label))`, `A["label"]`; an
+# edge `-->`, `==>`, `-.->`, `---`, with an optional `|label|`
+_MERMAID_NODE = re.compile(r"(?P<id>[A-Za-z_][\w-]*)\s*(?:\[\[|\(\(|\[\(|\(\[|\[|\(|\{\{|\{|>)"
+                           r"\s*\"?(?P<label>[^\]\)\}\"]*)\"?\s*(?:\]\]|\)\)|\)\]|\]\)|\]|\)|\}\}|\})")
+_MERMAID_EDGE = re.compile(r"\s*(?:<?[-=.]{2,}>?|~~~)(?:\|[^|]*\|)?\s*|\s*--\s[^->]*-->\s*")
+
+
+def _add_mermaid_lines(doc: Document, token, heading: str) -> None:
+    """A mermaid flowchart states an order edge by edge: each edge line is read
+    as "label → label → …" (node ids resolved to their labels; a subgraph's
+    title is the context of its edges). Its findings point at the edge's line."""
+    lines = token.content.splitlines()
+    if not lines or not re.match(r"\s*(?:flowchart|graph)\b", lines[0]):
+        return  # sequence diagrams, gantt charts, … state no order of rungs
+    labels: dict[str, str] = {}
+    for line in lines:
+        for m in _MERMAID_NODE.finditer(line):
+            labels.setdefault(m["id"], m["label"].strip())
+    first = token.map[0] + 2
+    subgraph = ""
+    for offset, line in enumerate(lines[1:], start=1):
+        stripped = line.strip()
+        if stripped.startswith("subgraph"):
+            subgraph = _MERMAID_NODE.sub(lambda m: m["label"], stripped[8:]).strip()
+            continue
+        if stripped == "end":
+            subgraph = ""
+            continue
+        parts = _MERMAID_EDGE.split(stripped)
+        if len(parts) < 2:
+            continue
+        names = []
+        for part in parts:
+            node = _MERMAID_NODE.fullmatch(part.strip())
+            name = node["label"].strip() if node else labels.get(part.strip(), part.strip())
+            names.append(name)
+        spoken = (f"{subgraph}: " if subgraph else "") + " → ".join(names)
+        indent = len(line) - len(line.lstrip())
+        doc.data_lines.append(Unit("paragraph", first + offset, spoken, heading, spoken,
+                                   (indent - len(spoken),), lead=len(spoken), data=True))
+
+
 # a key that opens a block: YAML `key:` with nothing after, JSON `"key": {` (blanked)
 _OPENER = re.compile(r"\s*(?:-\s+)?(?P<key>[A-Za-z][\w.-]{0,40})\s*:\s*$")
 _TABLE_HEADER = re.compile(r"\s*\[\[?(?P<key>[A-Za-z][\w.-]{0,40})\]\]?\s*$")

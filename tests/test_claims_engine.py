@@ -1211,6 +1211,35 @@ def test_a_fence_line_is_read_with_its_parent_keys(text: str, where: tuple[int, 
         assert lint("\n".join(fixed) + "\n", rules={"ladder-drift"}) == []
 
 
+DRAWINGS = [
+    # a mermaid flowchart states its order edge by edge, node ids resolved
+    ("```mermaid\nflowchart LR\n  A[GCP 8x] --> B[GCP 4x] --> C[GCP 2x] --> D[GCP 1x]\n"
+     "  D --> S[SLURM lanes]\n  S -->|no capacity| R[RunPod]\n```", []),
+    ("```mermaid\nflowchart LR\n  G[GCP 1x rungs] --> P[campus-preempt] --> A[campus-a100]\n"
+     "```", [(3, 3)]),
+    ("```mermaid\ngraph TD\n  subgraph long\n    l1[SPOT] --> l2[FLEX_START] --> l3[STANDARD]\n"
+     "  end\n```", [(4, 5)]),
+    ("```mermaid\nflowchart LR\n  draft[Draft plan] --> critic[efficiency-critic] --> "
+     "dispatch[backend-router dispatch]\n```", []),
+    ("```mermaid\nsequenceDiagram\n  Author->>Router: dispatch on RunPod first\n```", []),
+    # a drawn flow and a tree in a plain fence
+    ("```\n1x ---> 2x ---> 4x ---> 8x   (the router widens on a miss)\n```", [(2, 1)]),
+    ("```\n8x ---> 4x ---> 2x ---> 1x   (the router narrows on a miss)\n```", []),
+    ("```\nH100 (a3-highgpu)\n ├─ SPOT\n └─ STANDARD\n```", [(4, 2)]),
+    ("```\nH100 (a3-highgpu)\n ├─ SPOT\n └─ FLEX_START\n```", []),
+]
+
+
+@pytest.mark.parametrize(("text", "where"), DRAWINGS)
+def test_a_drawing_states_its_order(text: str, where: list[tuple[int, int]]) -> None:
+    text = "## Router walk\n\n" + text + "\n"
+    found = lint(text, rules={"ladder-drift"})
+    assert [(f.line - 2, f.col) for f in found] == where, found
+    for f in found:  # a drawing's finding points at its line's first character
+        row = text.split("\n")[f.line - 1]
+        assert f.col == len(row) - len(row.lstrip()) + 1
+
+
 def test_a_fence_line_follows_the_config(tmp_path: Path) -> None:
     text = ("## Router settings\n\n```yaml\nflex_start:\n  max_hours: 72\nlength:\n"
             "  short_below_hours: 6\n```\n")
