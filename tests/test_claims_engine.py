@@ -986,6 +986,22 @@ FOLLOWS = [
      '4x, 2x, 1x |', False, False),
     ('## SLURM\n\nThe router tries `campus-a100` (partition `gpu`) before '
      "`campus-preempt`, and preempt's lane admits 4 GPUs at most.", False, True),
+    # a class right after its worked job is the job's own; "there" is the width just named
+    ("## Compute backends\n\nIf all of 8× misses, the phase is 4 h at 4×, which is long, "
+     "so FLEX_START leads there.", False, True),
+    ("## Compute backends\n\nA 2 h phase at 2× is short at 2× and 4 h at 1×, which is "
+     "long, so FLEX_START leads at 1×.", False, True),
+    # a model that only one family offers
+    ("## Compute backends\n\nThe H100 has no on-demand rung, so at STANDARD only the A100 "
+     "is tried.", False, False),
+    ("## Compute backends\n\nThe router only offers on-demand for the A100 family.",
+     False, False),
+    ("## Compute backends\n\nThe router only offers on-demand for the H100 family.",
+     True, True),
+    ("## Compute backends\n\nH100 rungs only ever come as spot or flex.", False, False),
+    ("## Compute backends\n\nH100 rungs only ever come as spot.", True, True),
+    # a changelog's fix names what was wrong
+    ("## Changelog\n\n- Fixed the ladder table that showed H100 ahead of A100.", False, False),
 ]
 
 

@@ -101,6 +101,14 @@ _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|pre
                           r"shut\s+down)\s+after\s*$", re.I)
 
 
+_THERE = re.compile(r"[`*_]*\s+(?:(?:leads?|goes|comes|is|are|runs?)\s+)?(?:first\s+)?there\b",
+                    re.I)
+# between a worked job and its class word: "4 h at 4×, which is long", "four hours
+# — that's long", "6 h at 1× and is long"
+_OWN_CLASS = re.compile(r"[\s,;:—–()-]*(?:(?:which|that|so\s+it|and\s+it|and|it|this)\s*"
+                        r"(?:'s|’s|is|are|counts?\s+as|makes?\s+it|becomes?)?)?\s*"
+                        r"(?:still\s+|now\s+|then\s+|already\s+|therefore\s+)?", re.I)
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -521,9 +529,16 @@ class LengthReading(ReaderBase):
             """The width a derived fact is stated for: one right after it ("long at
             1x"), else the last one named before it other than the request ("at 2x
             it runs 8 h and at 1x 16 h"), else the request's own."""
+            if _THERE.match(self.unit_text, end):
+                # "…4 h at 4×, which is long, so FLEX_START leads there": the width
+                # named last before it, the request's own included
+                before = [w for w in widths if w.start < start]
+                if before:
+                    return self._term_width(before[-1])  # type: ignore[return-value]
             nxt = next((w for w in widths if w.start >= end), None)
             if nxt is not None and nxt is not request and \
-                    re.fullmatch(r"\s+(?:there\s+)?(?:at|on)\s+(?:the\s+)?",
+                    re.fullmatch(r"[`*_]*\s+(?:(?:leads?|goes\s+first|comes\s+first|is\s+first|"
+                                 r"first)\s+)?(?:there\s+)?(?:at|on)\s+(?:the\s+)?",
                                  self.text(end, nxt.start)):
                 return self._term_width(nxt)  # type: ignore[return-value]
             named = [w for w in widths if w is not request and w.start < start]
@@ -542,8 +557,11 @@ class LengthReading(ReaderBase):
         for c in classes:
             if c.start > d.start:
                 # "stays short at every width it can degrade to": the narrowest width
-                # (the longest run) and the request's own bound it
+                # (the longest run) and the request's own bound it; "the phase is
+                # 4 h at 4×, which is long": a class right after the job is its own
                 ats = {width0, min(self.facts.width_chain())} if every else \
+                    {width0} if _OWN_CLASS.fullmatch(
+                        self.text(max(d.end, request.end), c.start)) else \
                     {at_width(c.start, c.end)}
                 # "long, not short": each class word has its own polarity
                 class_negated = negated if c is classes[0] and not _CONTRAST.search(

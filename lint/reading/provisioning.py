@@ -37,6 +37,9 @@ _LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remainin
                         r"\bremains?\b|\bleft\s+over\b", re.I)
 
 
+_ONLY_OFFERS = re.compile(r"\bonly\s+(?:ever\s+)?(?:offers?|has|have|allows?|gives?|provides?|"
+                          r"supports?|uses?|tries?|gets?|hands?\s+out)\s+(?:you\s+)?"
+                          r"(?:an?\s+|the\s+)?[`*_]*$", re.I)
 # two families joined only by an order word: "A100 before H100", "A100 → H100"
 _FAMILY_ORDER_JOINT = re.compile(r"\W*(?:(?:boxes|machines|rungs|vms|nodes|family|"
                                  r"families|gpus|s)\s+)?(?:(?:comes?|goes|is\s+tried|are\s+"
@@ -151,6 +154,17 @@ class ProvisioningReading(ReaderBase):
                     self._exclusive_cue(fam_tok, seg_models[0], seg_start):
                 self._exclusive(family, seg_models, fam_tok, negated)
                 continue
+            between = self.text(seg_models[-1].end, fam_tok.start) if seg_models else ""
+            if only and seg_models and seg_models[-1].end <= fam_tok.start and (re.fullmatch(
+                    r"[\s,]*(?:is\s+|are\s+)?(?:(?:offered|available|tried|allowed)\s+)?"
+                    r"(?:for\s+|on\s+)?only\s+(?:the\s+|an?\s+|on\s+(?:the\s+)?)?[`*_]*",
+                    between, re.I) or (
+                    _ONLY_OFFERS.search(self.text(seg_start, seg_models[0].start)) and
+                    re.match(r"\W*(?:vms?\s+|rungs?\s+|capacity\s+)?(?:for|on|with|to|in)\b",
+                             between, re.I))):
+                # "so at STANDARD only the A100 is tried": the model is the family's alone
+                self._exclusive(family, seg_models, fam_tok, negated)
+                continue
             split = self._denied_tail(seg_models)
             if split and not only:
                 # "spot or flex-start, never regular VMs": allowed, then denied
@@ -229,7 +243,15 @@ class ProvisioningReading(ReaderBase):
             the_only = _THE_ONLY_BEFORE.search(self.text(self.clause_start(models[0].start),
                                                          models[0].start)) and \
                 _LIVES_ON.match(self.text(models[-1].end, fam.start))
-            if not the_only and not re.search(
+            # "the router only offers on-demand for the A100 family", "at STANDARD
+            # only the A100 is tried"
+            offers_only = (_ONLY_OFFERS.search(self.text(self.clause_start(models[0].start),
+                                                         models[0].start)) and
+                           re.match(r"\W*(?:vms?\s+|rungs?\s+|capacity\s+)?(?:for|on|with|to|"
+                                    r"in)\b", self.text(models[-1].end, fam.start), re.I)) or \
+                re.fullmatch(r"[\s,]*only\s+(?:the\s+|an?\s+)?[`*_]*",
+                             self.text(models[-1].end, fam.start), re.I)
+            if not the_only and not offers_only and not re.search(
                     r"\bonly\s+(?:(?:exists?|lives?|appears?|available|offered|allowed)\s+)?"
                     r"(?:on|for|with|in|to)\b|"
                     # "STANDARD means on-demand, and only the A100 family offers it"
