@@ -371,7 +371,7 @@ def _add_drawn_line(doc: Document, line_no: int, line: str, heading: str,
                                    context + line[indent:].rstrip(),
                                    (indent - len(context),), lead=len(context), data=True))
         return True
-    if len(_FLOW_ARROW.findall(line)) < 1 or line.lstrip().startswith(("#", "$")):
+    if len(_FLOW_ARROW.findall(line)) < 2 or line.lstrip().startswith(("#", "$")):
         return False
     spoken = _FLOW_ARROW.sub(_spoken_arrow, line[indent:].rstrip())
     doc.data_lines.append(Unit("paragraph", line_no, spoken, heading,
