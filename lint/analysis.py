@@ -39,13 +39,16 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
 def _names_two(lexicon: Lexicon, line: str) -> bool:
     """A data line whose value names two or more ladder entities."""
     value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
-    return sum(t.entity for t in lexicon.tag(value)) >= 2
+    return lexicon.mentions_anything(value) and sum(t.entity for t in lexicon.tag(value)) >= 2
 
 
 def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
     """A data line read as a setting: its value names two ladder entities
     ("long: FLEX_START -> SPOT"), or its key and context name one and its value
     is a number ("flex start: max hours: 336", "FLEX_START: max 24 h")."""
+    if not lexicon.mentions_anything(unit.raw or unit.text) and \
+            not lexicon.mentions_anything(unit.text):
+        return False  # most lines of a plan's YAML name no ladder entity at all
     if _names_two(lexicon, unit.raw or unit.text):
         return True
     if unit.lead and sum(t.entity for t in lexicon.tag(unit.text)) >= 2:
@@ -133,6 +136,7 @@ class Engine:
         # a quote the text around it corrects ("> GCP → RunPod", "That's backwards: …")
         skip_lines = skip_lines | corrected_quote_lines(doc)
         lexicon = self.lexicon.with_critic(_critic_rules(self.facts)) if critic else self.lexicon
+        lexicon.forget()
         readings: list[Reading] = []
         by_list: dict[int, list[tuple[Unit, list[Reading]]]] = {}
         by_table: dict[int, list[tuple[Unit, list[Reading]]]] = {}

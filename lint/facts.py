@@ -88,11 +88,14 @@ class Facts:
         return _unique(r.backend for i in self.intents for r in self._wide_plan(i))
 
     def width_chain(self, intent: str | None = None) -> tuple[int, ...]:
-        """GCP widths in the order a widest request walks them."""
-        intents = [intent] if intent else list(self.intents)
-        chains = [_unique(r.width for r in self._wide_plan(i) if r.backend == "gcp")
-                  for i in intents]
-        return max(chains, key=len)
+        """GCP widths in the order a widest request walks them (asked once per
+        judged proposition, so kept per intent)."""
+        cache = self.__dict__.setdefault("_width_chains", {})
+        if intent not in cache:
+            intents = [intent] if intent else list(self.intents)
+            cache[intent] = max((_unique(r.width for r in self._wide_plan(i)
+                                         if r.backend == "gcp") for i in intents), key=len)
+        return cache[intent]
 
     def tail_width(self, intent: str) -> int | None:
         """The width the rungs after GCP (SLURM, RunPod) ask for on a widest

@@ -199,8 +199,7 @@ class _Alternation:
         # One scan for "any literal at all": a case-sensitive alternation of plain
         # text over the lowered text, which the engine skips through by first
         # character; most texts hold none of a kind's literals.
-        self._any = re.compile("|".join(lit if lit == _DIGIT else re.escape(lit) for lit in sorted(
-            by_literal, key=len, reverse=True))) if by_literal else None
+        self._any = _literal_scan(by_literal)
         self._subsets: dict[tuple[int, ...], re.Pattern[str]] = {}
         self._full: re.Pattern[str] | None = None
 
@@ -235,6 +234,26 @@ class _Alternation:
             regex = re.compile("|".join(self.parts[i][0] for i in key), re.I)
             self._subsets[key] = regex
         return regex
+
+
+def _literal_scan(literals) -> re.Pattern[str] | None:
+    """One case-sensitive alternation of plain literals, searched in lowered text."""
+    return re.compile("|".join(lit if lit == _DIGIT else re.escape(lit) for lit in sorted(
+        literals, key=len, reverse=True))) if literals else None
+
+
+def _mention_scan(kinds: list[_Kind]) -> re.Pattern[str] | None:
+    """The literals one of which any token of `kinds` needs: for each kind, its
+    gate's when the gate always needs one, else its own branches'. None when
+    some kind has a branch with no literal (then nothing can be skipped)."""
+    needed: set[str] = set()
+    for kind in kinds:
+        gate = kind.gate.alternation if kind.gate is not None else None
+        alternation = gate if gate is not None and not gate.always else kind.alternation
+        if alternation is None or alternation.always:
+            return None
+        needed.update(lit for lit, _ in alternation.by_literal)
+    return _literal_scan(needed)
 
 
 class _Kind:
@@ -301,9 +320,11 @@ class Lexicon:
         self.critic_rules: dict[str, str] = {}  # name -> severity, in the critic lexicon
         self._critic: Lexicon | None = None
         self._cue_unions: dict[str, re.Pattern[str] | None] = {}
+        self._tags: dict[tuple[str, bool], tuple[Token, ...]] = {}
         self._kinds = self._build(config, data)
         self._entity_kinds = [k for k in self._kinds
                               if k.kind in ENTITY_KINDS and k.alternation]
+        self._mentions = _mention_scan(self._entity_kinds)
         self.ladder_context = _union(data["ladder_context"])
         self.procedural = _union(data["procedural"])
         # number words that may stand for a width ("then six, then four")
@@ -388,8 +409,10 @@ class Lexicon:
             critic.__dict__.update(self.__dict__)
             critic._kinds = [*self._kinds, *extra]
             critic.critic_rules = critic_rules
-            critic._entity_kinds = [*self._entity_kinds, *extra[:2]]
+            critic._entity_kinds = [*self._entity_kinds, *(k for k in extra[:2] if k.alternation)]
+            critic._mentions = _mention_scan(critic._entity_kinds)
             critic._cue_unions = {}
+            critic._tags = {}  # its kinds are more: its own memo
             self._critic = critic
         return self._critic
 
@@ -507,12 +530,32 @@ class Lexicon:
     def mentions_anything(self, text: str) -> bool:
         text = _one_line(text)  # as tag() reads it
         lowered = _gate_text(text)
+        if self._mentions is not None and not self._mentions.search(lowered):
+            return False  # one scan: most prose holds no entity's literal at all
         return any(kind.search(text, lowered) for kind in self._entity_kinds)
+
+    def forget(self) -> None:
+        """Drop the answers kept for the document just read (see `tag`)."""
+        self._tags.clear()
+        self.ladder_context.forget()
+        self.procedural.forget()
 
     def tag(self, text: str, cues_alone: bool = False) -> list[Token]:
         """Tokens of `text`, non-overlapping, longest first; entities win ties.
         Cue words are looked for only where an entity is (a sentence without
-        one claims nothing), unless `cues_alone` (a heading's verdict)."""
+        one claims nothing), unless `cues_alone` (a heading's verdict).
+
+        Kept per document: a section's heading, a table's header and a list's
+        lead-in are tagged again for every sentence under them. The engine
+        calls `forget` between documents, so the memo costs one document's
+        texts and a file is timed by its own work."""
+        key = (text, cues_alone)
+        kept = self._tags.get(key)
+        if kept is None:
+            kept = self._tags[key] = tuple(self._tag(text, cues_alone))
+        return list(kept)
+
+    def _tag(self, text: str, cues_alone: bool) -> list[Token]:
         found: list[Token] = []
         text = _one_line(text)
         lowered = _gate_text(text)
@@ -546,8 +589,26 @@ class _Gated:
         return None if regex is None else regex.search(text)
 
 
-def _union(patterns: list[str]) -> _Gated:
-    return _Gated(patterns)
+class _KeptGated(_Gated):
+    """A gate asked about the same texts again and again while one document is
+    read (a section's heading for each of its sentences; a sentence by the
+    engine, then by its readers): answers kept until `forget`."""
+
+    def __init__(self, patterns: list[str]) -> None:
+        super().__init__(patterns)
+        self._kept: dict[str, re.Match[str] | None] = {}
+
+    def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+        if text not in self._kept:
+            self._kept[text] = super().search(text, lowered)
+        return self._kept[text]
+
+    def forget(self) -> None:
+        self._kept.clear()
+
+
+def _union(patterns: list[str]) -> _KeptGated:
+    return _KeptGated(patterns)
 
 
 def _pod_chip(gpu: str) -> str:

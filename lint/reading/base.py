@@ -46,6 +46,16 @@ _NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+)?(?:(?:its|their|the)\s+
 _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b", re.I)
 
 
+_ASIDE = re.compile(r"\([^()]*\)")
+_PURPOSE = re.compile(
+    r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+(?:is|are)))\b.*|"
+    r",\s*since\b.*", re.I | re.S)
+_CLAUSE_OR_PRICE = re.compile(
+    r",\s*which\s[^,;:]*|"
+    r"[,;—–]\s*(?:and\s+)?at\s+(?:full|list|the\s+full|normal|regular)\s+(?:price|cost|rate)s?\b",
+    re.I | re.S)
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -68,15 +78,10 @@ class ReaderBase:
                 unit_text, t.end))]
         self.props: list[Prop] = []
         # a bracketed aside ("(campus-preempt would just kill them)") is not a procedure
-        bare = re.sub(r"\([^()]*\)", " ", sentence.text)
-        # nor is a purpose or reason ("…, so that jobs stop waiting in the queue")
-        bare = re.sub(r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+"
-                      r"(?:is|are)))\b.*|,\s*since\b.*", " ", bare, flags=re.I | re.S)
-        # nor a relative clause about a noun ("the campus cluster, which costs nothing")
-        bare = re.sub(r",\s*which\s[^,;:]*", " ", bare, flags=re.I)
-        # nor a note on price ("…, at full price")
-        bare = re.sub(r"[,;—–]\s*(?:and\s+)?at\s+(?:full|list|the\s+full|normal|regular)\s+"
-                      r"(?:price|cost|rate)s?\b", " ", bare, flags=re.I)
+        # nor is a purpose or reason ("…, so that jobs stop waiting in the queue"),
+        # a relative clause about a noun ("the campus cluster, which costs nothing")
+        # or a note on price ("…, at full price")
+        bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", sentence.text)))
         self.procedural = bool(lexicon.procedural.search(bare)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural

@@ -40,6 +40,8 @@ _LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remainin
 _ONLY_OFFERS = re.compile(r"\bonly\s+(?:ever\s+)?(?:offers?|has|have|allows?|gives?|provides?|"
                           r"supports?|uses?|tries?|gets?|hands?\s+out)\s+(?:you\s+)?"
                           r"(?:an?\s+|the\s+)?[`*_]*$", re.I)
+# what joins those models to the family: "… on-demand (VMs) for the A100 family"
+_FOR_FAMILY = re.compile(r"\W*(?:vms?\s+|rungs?\s+|capacity\s+)?(?:for|on|with|to|in)\b", re.I)
 # two families joined only by an order word: "A100 before H100", "A100 → H100"
 _FAMILY_ORDER_JOINT = re.compile(r"\W*(?:(?:boxes|machines|rungs|vms|nodes|family|"
                                  r"families|gpus|s)\s+)?(?:(?:comes?|goes|is\s+tried|are\s+"
@@ -158,10 +160,7 @@ class ProvisioningReading(ReaderBase):
             if only and seg_models and seg_models[-1].end <= fam_tok.start and (re.fullmatch(
                     r"[\s,]*(?:is\s+|are\s+)?(?:(?:offered|available|tried|allowed)\s+)?"
                     r"(?:for\s+|on\s+)?only\s+(?:the\s+|an?\s+|on\s+(?:the\s+)?)?[`*_]*",
-                    between, re.I) or (
-                    _ONLY_OFFERS.search(self.text(seg_start, seg_models[0].start)) and
-                    re.match(r"\W*(?:vms?\s+|rungs?\s+|capacity\s+)?(?:for|on|with|to|in)\b",
-                             between, re.I))):
+                    between, re.I) or self._offers_only(seg_start, seg_models, fam_tok)):
                 # "so at STANDARD only the A100 is tried": the model is the family's alone
                 self._exclusive(family, seg_models, fam_tok, negated)
                 continue
@@ -245,11 +244,8 @@ class ProvisioningReading(ReaderBase):
                 _LIVES_ON.match(self.text(models[-1].end, fam.start))
             # "the router only offers on-demand for the A100 family", "at STANDARD
             # only the A100 is tried"
-            offers_only = (_ONLY_OFFERS.search(self.text(self.clause_start(models[0].start),
-                                                         models[0].start)) and
-                           re.match(r"\W*(?:vms?\s+|rungs?\s+|capacity\s+)?(?:for|on|with|to|"
-                                    r"in)\b", self.text(models[-1].end, fam.start), re.I)) or \
-                re.fullmatch(r"[\s,]*only\s+(?:the\s+|an?\s+)?[`*_]*",
+            offers_only = self._offers_only(self.clause_start(models[0].start), models, fam) \
+                or re.fullmatch(r"[\s,]*only\s+(?:the\s+|an?\s+)?[`*_]*",
                              self.text(models[-1].end, fam.start), re.I)
             if not the_only and not offers_only and not re.search(
                     r"\bonly\s+(?:(?:exists?|lives?|appears?|available|offered|allowed)\s+)?"
@@ -262,6 +258,12 @@ class ProvisioningReading(ReaderBase):
                 return False
         self._exclusive(family_of(fam.term), models, fam, self.negated_before(fam.start))
         return True
+
+    def _offers_only(self, since: int, models: list[TermTok], fam: TermTok) -> bool:
+        """'the router only offers on-demand for the A100 family': "only offers"
+        before the models, and the family right after them."""
+        return bool(_ONLY_OFFERS.search(self.text(since, models[0].start)) and
+                    _FOR_FAMILY.match(self.text(models[-1].end, fam.start)))
 
     def _exclusive_cue(self, fam: TermTok, model: TermTok, clause: int) -> bool:
         """'Only the A100 family has STANDARD', 'an A100 rung is the only place
