@@ -49,6 +49,8 @@ def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
     if not lexicon.mentions_anything(unit.raw or unit.text) and \
             not lexicon.mentions_anything(unit.text):
         return False  # most lines of a plan's YAML name no ladder entity at all
+    if _PLAN_PHASE.match(unit.text):
+        return False  # a §9 phase's `width: 6` is the plan's, checked by plan-block
     if _names_two(lexicon, unit.raw or unit.text):
         return True
     if unit.lead and sum(t.entity for t in lexicon.tag(unit.text)) >= 2:
@@ -181,9 +183,13 @@ class Engine:
                 if family and (self.facts.names_machine_type(parent.text) or
                                lexicon.ladder_context.search(unit.heading)):
                     family_of_list[unit.list_id] = family
-            if new_list and parent is not None and not parent.list_id and \
-                    parent.text.rstrip(" *_").endswith(":"):
-                list_lead[unit.list_id] = parent.text  # "GPU types it asks for:" over "- …"
+            if new_list and parent is not None and not parent.list_id and (
+                    parent.text.rstrip(" *_").endswith(":") or (
+                        parent.kind == "paragraph" and parent.line == unit.line - 1 and
+                        _TITLE_LEAD.match(parent.text))):
+                # "GPU types it asks for:" or a title line ("DWS / flex-start facts")
+                # right over "- …"
+                list_lead[unit.list_id] = parent.text
             elif new_list and parent is not None and parent.list_id and \
                     parent.list_id != unit.list_id:
                 list_lead[unit.list_id] = parent.text  # "- capture-7b" over "  - RunPod: …"
@@ -244,6 +250,8 @@ class Engine:
                 _negate_prohibited(unit_readings, unit.text, 0, len(unit.text))
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
+            if unit.data and unit_readings:
+                _listed_models(unit, unit_readings[0], lexicon, self.facts)
             if unit.kind == "heading":
                 previous = unit_readings
                 continue
@@ -257,7 +265,10 @@ class Engine:
             else:
                 lead_in_context = any(r.sentence.context for r in unit_readings)
         for list_id, items in by_list.items():
-            self._ordered_list(items, list_id in ordered_lists)
+            lead = list_lead.get(list_id, "")
+            intents = {t.value for t in lexicon.tag(lead) if t.kind == "intent"}
+            self._ordered_list(items, list_id in ordered_lists,
+                               intents.pop() if len(intents) == 1 and subject_of(lead) else None)
         for rows in by_table.values():
             self._table(rows, lexicon)
         readings += snippets
@@ -361,6 +372,16 @@ class Engine:
                 read = self._with_subject(subject, sentence, unit, lexicon)
                 if read:
                     sentence.props = read
+            elif subject and not term and sentence.props and unit.list_id and \
+                    not sentence.history and not sentence.question and \
+                    not _OWN_SUBJECT.match(sentence.text) and \
+                    not any(t.kind == "intent" for t in sentence.tokens) and \
+                    any(t.kind == "intent" for t in lexicon.tag(subject)):
+                # "- **eval-70b**" over "  - 8× request walks 8× → 4× → 2× → 1×": the
+                # chain is that intent's, which may end before the ladder's does
+                read = self._with_subject(subject, sentence, unit, lexicon)
+                if len(read) > len(sentence.props):
+                    sentence.props = read
             if out and _EVERYTHING_ELSE.match(sentence.text):
                 # "Jobs shorter than three hours are short; everything else is long":
                 # the subset before is the whole class, so it states the threshold
@@ -422,8 +443,15 @@ class Engine:
         asked = cells[request].strip(" `*_")
         asked += "" if asked[-1:] in "x×" else "×"
         text = f"A {asked} request tries {cells[chain].strip()}."
-        props = self._read_text(text, lexicon, unit.heading)
-        return _placed([p for p in props if p.kind in ("request-first", "direction")], at,
+        props = [p for p in self._read_text(text, lexicon, unit.heading)
+                 if p.kind in ("request-first", "direction")]
+        # the cell's widths in the order given: an order or a skip along the
+        # ladder's chain holds for any request (its walk is the tail of the
+        # widest one), and a width must be one of the ladder's
+        text = f"On capacity misses, GCP widths are tried in this order: {cells[chain].strip()}."
+        props += [p for p in self._read_text(text, lexicon, unit.heading)
+                  if p.kind in ("order", "skip", "width")]
+        return _placed(props, at,
                        at + len(cells[chain]))
 
     @staticmethod
@@ -560,9 +588,12 @@ class Engine:
             r.props.append(Prop("permits", (family, model.value), no, model.start, model.end,
                                 "provisioning"))
 
-    def _ordered_list(self, items: list[tuple[Unit, list[Reading]]], led: bool = False) -> None:
+    def _ordered_list(self, items: list[tuple[Unit, list[Reading]]], led: bool = False,
+                      intent: str | None = None) -> None:
         """A numbered list whose items name rungs or backends states their order;
-        so does a bullet list that its lead-in says is in order."""
+        so does a bullet list that its lead-in says is in order. Under a lead-in
+        that names one intent ("eval-70b walk:"), each width it lists is one
+        that intent runs at."""
         if not items or not (items[0][0].ordered or led):
             return
         if self._model_list(items):
@@ -585,6 +616,11 @@ class Engine:
                 not any(r.sentence.context for r, _ in heads):
             return
         self._chain_props(heads, adjacent=True)
+        if intent is not None:
+            for r, t in heads:
+                if t.term[0] == "width" and not any(p.kind == "reach" for p in r.props):
+                    r.props.append(Prop("reach", (intent, t.term[1]), False, t.start, t.end,
+                                        "minimum width"))
 
     def _model_list(self, items: list[tuple[Unit, list[Reading]]]) -> bool:
         """'### Provisioning order for a long job' over '1. FLEX_START 2. SPOT
@@ -787,9 +823,11 @@ class Engine:
         """'| Width | Length | Short/long | Lead |' with a row per width: a worked
         example whose widest row is the request; each other row's length must
         be H·N/w, and each row's class and lead what the ladder gives there."""
-        cols = {"width": None, "length": None, "class": None, "lead": None}
+        cols = {"width": None, "length": None, "class": None, "lead": None, "offers": None}
+        offered = None  # the model an "| FLEX_START offered? |" column answers for
         for index, cell in enumerate(header.cells):
             name = cell.strip().lower()
+            models = {t.value for t in lexicon.tag(cell) if t.kind == "model"}
             if cols["width"] is None and re.search(r"\bwidth\b|\bgpus?\b|\bat\b", name):
                 cols["width"] = index
             elif cols["length"] is None and re.search(r"\blength|\bhours?\b|\bruns?\b|\bwall|"
@@ -799,9 +837,11 @@ class Engine:
                 cols["class"] = index
             elif cols["lead"] is None and re.search(r"\blead|\bfirst\b|\bstarts?\b", name):
                 cols["lead"] = index
+            elif cols["offers"] is None and len(models) == 1:
+                cols["offers"], offered = index, models.pop()
         if cols["width"] is None or cols["length"] is None:
             return
-        if cols["class"] is None and cols["lead"] is None and not (
+        if cols["class"] is None and cols["lead"] is None and cols["offers"] is None and not (
                 self.lexicon.ladder_context.search(header.heading) or
                 self.lexicon.ladder_context.search(header.text)):
             return  # "| GPUs | time |" in a benchmark is measured, not derived
@@ -831,11 +871,19 @@ class Engine:
                 r.props.append(Prop("consequence", (hours, n, w, "length", length.value), False,
                                     at, start + length.end, "derived length",
                                     ((at, start + length.end, "h"),)))
-            for role in ("class", "lead"):
+            for role in ("class", "lead", "offers"):
                 index = cols[role]
                 if index is None or index >= len(unit.cells):
                     continue
                 cell, cell_at = unit.cells[index], _cell_start(unit, index)
+                if role == "offers":
+                    answer = _YES_NO.fullmatch(cell.strip(" *_`"))
+                    if answer:
+                        r.props.append(Prop("consequence", (hours, n, w, "offers", offered),
+                                            answer.group("no") is not None, cell_at,
+                                            cell_at + max(1, len(cell.strip())),
+                                            "derived length"))
+                    continue
                 if role == "class":
                     word = re.search(r"\b(short|long)\b", cell, re.I)
                     value = word.group(1).lower() if word else None
@@ -1103,6 +1151,11 @@ _OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unl
 _LENGTH_COLUMN = re.compile(r"\b(?:length|duration|hours|runtime|run\s+time|wall[- ]?clock)\b")
 # "| requested | widths walked on GCP |": rows of bare numbers are widths
 _WIDTHS_HEADER = re.compile(r"\bwidths?\b", re.I)
+# a table cell that answers yes or no ("| ✅ |", "| no |")
+_YES_NO = re.compile(r"(?P<yes>✅|✔️?|✓|yes|y|offered|allowed)|(?P<no>❌|✗|✘|no|n|none|—|-)",
+                     re.I)
+# A paragraph that is only a title: a few words, no sentence or clause mark
+_TITLE_LEAD = re.compile(r"[*_\s]*[^\s.!?;:,][^.!?;:,]{0,58}[*_\s]*$")
 _REQUEST_COLUMN = re.compile(r"\b(?:request(?:ed)?|asked?\s+for|width\s+asked)\b")
 _CHAIN_COLUMN = re.compile(r"\b(?:tried|tries|order|chain|walk|walks|walked|sequence|fallbacks?|"
                            r"ladder)\b")
@@ -1185,6 +1238,44 @@ _OWN_SUBJECT = re.compile(r"\W*(?:the|a|an|all|every|each|both|our|this|these|th
                           r"we|you|no|any|other)\b", re.I)
 
 
+_PLAN_PHASE = re.compile(r"\s*phases\s*:")
+# a settings line that lists a family's provisioning models: "provisioning = SPOT, FLEX_START"
+_MODELS_SETTING = re.compile(r"\b(?:provisioning(?:[\s_-]models?)?|models?|allowed)\s*[:=]\s*"
+                             r"(?P<value>[^#;]*?)\s*(?:[#;].*)?$", re.I)
+
+
+_LIST_JOINTS = re.compile(r"[\s,/`'\"\[\]()|+]|\band\b|\bor\b", re.I)
+
+
+def _without_models(text: str, lexicon: Lexicon) -> str:
+    for t in sorted(lexicon.tag(text), key=lambda t: -t.start):
+        if t.kind == "model":
+            text = text[:t.start] + text[t.end:]
+    return text
+
+
+def _listed_models(unit: Unit, r: Reading, lexicon: Lexicon, facts: Facts) -> None:
+    """'[family.a100-80gb]' over 'provisioning = SPOT, FLEX_START': a setting
+    lists all the models the family offers, so one it leaves out is one the
+    family does not offer (the line is read as each listed model permitted)."""
+    m = _MODELS_SETTING.search(unit.text)
+    if m is None or m.start("value") < unit.lead or \
+            _LIST_JOINTS.sub("", _without_models(m["value"], lexicon)):
+        return  # the value is more than a list of models
+    permits = [p for p in r.props if p.kind == "permits" and not p.negated]
+    families = {p.args[0] for p in permits}
+    listed = {t.value for t in lexicon.tag(m["value"]) if t.kind == "model"}
+    # (one model is a record's rung, as in `"provisioning": "SPOT",` of an event)
+    if len(families) != 1 or len(listed) < 2 or listed != {p.args[1] for p in permits}:
+        return
+    family = families.pop()
+    start, end = m.start("value"), m.start("value") + len(m["value"])
+    offered = dict.fromkeys(m for f in facts.config.families.values() for m in f.provisioning)
+    for model in offered:
+        if model not in listed:
+            r.props.append(Prop("permits", (family, model), True, start, end, "provisioning"))
+
+
 def _lone_subject(lexicon: Lexicon, text: str) -> str | None:
     """The one lane, family, intent or critic rule a short heading or parent item
     is about ('### campus-preempt', '- capture-7b', '### lora-7b on RunPod'), as
@@ -1193,10 +1284,14 @@ def _lone_subject(lexicon: Lexicon, text: str) -> str | None:
         return None
     tokens = lexicon.tag(text)
     names = [t for t in tokens if t.kind in ("lane", "family", "intent", "rule")]
+    if not names and all(t.kind == "model" for t in tokens if t.entity) and \
+            len({t.value for t in tokens if t.entity}) == 1:
+        # "DWS / flex-start facts" over "- max run duration: 72 h": a model alone
+        names = [t for t in tokens if t.entity]
+    elif any(t.kind in ("model", "duration", "gpuhours", "podtype") for t in tokens):
+        return None  # "### eval-70b, 1 h at 8x" is a worked job, "- a2 SPOT" a rung
     if len({(t.kind, t.value[0] if t.kind == "family" else t.value) for t in names}) != 1:
         return None
-    if any(t.kind in ("model", "duration", "gpuhours", "podtype") for t in tokens):
-        return None  # "### eval-70b, 1 h at 8x" is a worked job, "- a2 SPOT" a rung
     return text[names[0].start:names[0].end]
 
 

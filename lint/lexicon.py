@@ -380,7 +380,9 @@ class Lexicon:
                     r"exceeds?|passes|reaches|(?:is\s+)?(?:strictly\s+)?(?:above|over|greater\s+than|"
                     r"more\s+than))"
                     r"\s)\s*"
-                    rf"{_NUMBER}(?!\w|\.\d)"]),
+                    rf"{_NUMBER}(?!\w|\.\d)",
+                    # the critic's setting as a config line: "widen_threshold = 0.5"
+                    rf"widen(?:ing)?[-_ ]threshold`?\s*[:=]\s*{_NUMBER}(?!\w|\.\d)"]),
                 # "30 GPU-minutes" is half a GPU-hour
                 (lambda s: (_first_number(s, data) or 0) / 60 or None, [
                     rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"

@@ -36,6 +36,8 @@ class Prop:
     def describe(self) -> str:
         if self.kind == "tried":  # "campus-preempt is not on the ladder" words its own negation
             return _DESCRIBE[self.kind](self)
+        if self.kind == "permits" and self.negated:  # "a100-80gb does not allow STANDARD"
+            return f"{self.args[0]} does not allow {self.args[1]}"
         return ("not " if self.negated else "") + _DESCRIBE[self.kind](self)
 
 

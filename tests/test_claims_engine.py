@@ -1778,3 +1778,63 @@ def test_text_inside_prompt_tags_keeps_its_lines_and_columns() -> None:
     found = lint("# Agent\n\n<routing>\n- order: RunPod → GCP → SLURM\n</routing>\n\n"
                  "```text\n<routing>\n```\n")
     assert [(f.rule, f.line, f.col) for f in found] == [("ladder-drift", 4, 10)]
+
+
+# ---- structure read this round ------------------------------------------------------------
+
+# (text, lines of the findings it gives, counted from the text's first line)
+STRUCTURED = [
+    # a request table's chain cell lists widths in the order they are tried
+    ("| requested | tried on GCP, in order |\n|---|---|\n| 8× | 8×, 4×, 2×, 1× |\n"
+     "| 4× | 4×, 8×, 2×, 1× |\n| 2× | 2×, 1× |", [4]),
+    ("| requested | tried on GCP, in order |\n|---|---|\n| 8× | 8×, 4×, 2×, 1× |\n"
+     "| 4× | 4×, 2×, 1× |\n| 2× | 2×, 1× |", []),
+    # a multiplier of something else is no width
+    ("Wrap flaky downloads in a 3x retry chain with backoff on the campus cluster.", []),
+    ("Sharding made the eval 4x faster than the single-GPU run on SLURM.", []),
+    # "width: N" in a config line is a width, and the auto ladder's widest
+    ("```yaml\nauto:\n  max_width: 4        # 8-GPU machines need a wide intent\n```", [3]),
+    ("```yaml\nauto:\n  max_width: 8\n```", []),
+    ("The auto ladder goes up to 4×.", [1]),
+    # a settings line that lists a family's models lists all it offers
+    ("```ini\n[family.a100-80gb]\nprovisioning = SPOT, FLEX_START\n[family.h100-80gb]\n"
+     "provisioning = SPOT, FLEX_START\n```", [3]),
+    ("```yaml\nfamilies:\n  a100:\n    provisioning: [SPOT, FLEX_START, STANDARD]\n  h100:\n"
+     "    provisioning: [SPOT, FLEX_START]\n```", []),
+    # a title line over a list names the subject its items leave out
+    ("DWS / flex-start facts\n- max run duration: 72 h\n- leads for long jobs", [2]),
+    ("DWS / flex-start facts\n- max run duration: 168 h\n- leads for long jobs", []),
+    # an intent's parent item scopes its items' width chain
+    ("- **eval-70b**\n  - 8× request walks 8× → 4× → 2× → 1× on GCP", [2]),
+    ("- **eval-70b**\n  - 8× request walks 8× → 4× → 2× on GCP", []),
+    ("- **lora-7b**\n  - 8× request walks 8× → 4× → 2× → 1× on GCP", []),
+    # a checklist that offers a set of widths
+    ("- [ ] Pick a width from {1, 2, 3, 4, 8} for the router to start at", [1]),
+    ("- [ ] Pick a width from {1, 2, 4, 8} for the router to start at", []),
+    # a numbered list of widths under a lead-in that names one intent
+    ("eval-70b walk:\n\n1. 8×\n2. 4×\n3. 2×\n4. 1×", [6]),
+    ("eval-70b walk:\n\n1. 8×\n2. 4×\n3. 2×", []),
+    ("lora-7b walk:\n\n1. 8×\n2. 4×\n3. 2×\n4. 1×", []),
+    # a column that answers whether FLEX_START is offered at each row's length
+    ("| width | hours | FLEX_START offered? |\n|---|---|---|\n| 8× | 25 | ✅ |\n"
+     "| 2× | 100 | ✅ |\n| 1× | 200 | ✅ |", [5]),
+    ("| width | hours | FLEX_START offered? |\n|---|---|---|\n| 8× | 25 | ✅ |\n"
+     "| 2× | 100 | ✅ |\n| 1× | 200 | ❌ |", []),
+]
+
+
+@pytest.mark.parametrize(("text", "lines"), STRUCTURED)
+def test_structure_states_its_claims(text: str, lines: list[int]) -> None:
+    found = lint("## Router walk\n\n" + text + "\n", rules={"ladder-drift"})
+    assert sorted({f.line - 2 for f in found}) == lines, found
+
+
+def test_a_critic_threshold_set_in_an_ini_fence_is_checked() -> None:
+    text = ("# Efficiency critic\n\n```ini\n[efficiency-critic]\n"
+            "widen_threshold = {}   ; GPU-hours, the default of --widen-threshold\n```\n")
+    def stated(value: str) -> list[int]:  # (a one-fence prompt "never states" the rest)
+        return [f.line for f in lint(text.format(value), reads="critic", rules={"critic-drift"})
+                if "never states" not in f.message]
+
+    assert stated("0.5") == [5]
+    assert stated("1.0") == []

@@ -355,7 +355,8 @@ class WidthReading(ReaderBase):
         # ("`width`: must be one of 1, 2, 4, 6, 8": a field's key, then its rule)
         listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?(?:\s*:)?"
                            r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
-                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for)\s*\[?"
+                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for|from|among)\s*"
+                           r"[\[{(]?"
                            r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
                            r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", self.s.text, re.I)
         if not listed and bare:
@@ -447,6 +448,9 @@ class WidthReading(ReaderBase):
                         r"begins?)\s+at\b|"
                         r"\b(?:widest|largest|maximum|max)\s+(?:width\s+|rung\s+|shape\s+|"
                         r"machines?\s+)?(?:is|of)\b|"
+                        # "the auto ladder goes up to 4×", "auto: max width: 4"
+                        r"\b(?:goes|reaches|climbs|runs)\s+up\s+to\b|"
+                        r"\b(?:max|maximum)[\s_-]*(?:width|rung|gpus?)?\s*[:=]|"
                         r"\bonly\s+(?:the\s+)?(?=\S*\s*(?:\d|\*))", text, re.I)
         if top and auto:
             after = [w for w in widths if w.start >= self.s.start + top.start()]
