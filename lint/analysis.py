@@ -46,11 +46,11 @@ def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
     """A data line read as a setting: its value names two ladder entities
     ("long: FLEX_START -> SPOT"), or its key and context name one and its value
     is a number ("flex start: max hours: 336", "FLEX_START: max 24 h")."""
-    if not lexicon.mentions_anything(unit.raw or unit.text) and \
-            not lexicon.mentions_anything(unit.text):
-        return False  # most lines of a plan's YAML name no ladder entity at all
     if _PLAN_PHASE.match(unit.text):
         return False  # a §9 phase's `width: 6` is the plan's, checked by plan-block
+    if not lexicon.mentions_anything(unit.raw or unit.text) and \
+            not lexicon.mentions_anything(unit.text):
+        return False  # most other lines of a YAML block name no ladder entity at all
     if _names_two(lexicon, unit.raw or unit.text):
         return True
     if unit.lead and sum(t.entity for t in lexicon.tag(unit.text)) >= 2:

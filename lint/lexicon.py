@@ -238,8 +238,10 @@ class _Alternation:
 
 def _literal_scan(literals) -> re.Pattern[str] | None:
     """One case-sensitive alternation of plain literals, searched in lowered text."""
+    # (longest first; ties by text, so the pattern is the same on every run and
+    # the regex cache keeps it)
     return re.compile("|".join(lit if lit == _DIGIT else re.escape(lit) for lit in sorted(
-        literals, key=len, reverse=True))) if literals else None
+        literals, key=lambda lit: (-len(lit), lit)))) if literals else None
 
 
 def _mention_scan(kinds: list[_Kind]) -> re.Pattern[str] | None:
