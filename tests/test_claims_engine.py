@@ -1808,6 +1808,10 @@ STRUCTURED = [
     ("- **eval-70b**\n  - 8× request walks 8× → 4× → 2× → 1× on GCP", [2]),
     ("- **eval-70b**\n  - 8× request walks 8× → 4× → 2× on GCP", []),
     ("- **lora-7b**\n  - 8× request walks 8× → 4× → 2× → 1× on GCP", []),
+    # a lane's capacity written as a bound
+    ("- `campus-preempt` — partition `preempt`, ≤ 8 GPUs, 120 min wait", [1]),
+    ("- `campus-preempt` — partition `preempt`, ≤ 4 GPUs, 120 min wait", []),
+    ("`campus-a100` maxes out at four GPUs per job on the campus cluster.", [1]),
     # a checklist that offers a set of widths
     ("- [ ] Pick a width from {1, 2, 3, 4, 8} for the router to start at", [1]),
     ("- [ ] Pick a width from {1, 2, 4, 8} for the router to start at", []),

@@ -33,7 +33,7 @@ _DASH = re.compile(r"\s[—–]\s")
 
 
 _CAPACITY = re.compile(r"(?:\bup\s+to|\bat\s+most|\bmax(?:imum)?(?:\s+(?:width|of))?|"
-                       r"\bcapped\s+at|\blimited\s+to|\bno\s+more\s+than|\btops?\s+out\s+at|≤|<=)"
+                       r"\bcapped\s+at|\blimited\s+to|\bno\s+more\s+than|\b(?:tops?|max(?:es)?|caps?)\s+out\s+at|≤|<=)"
                        r"\s*[:=]?\s*$", re.I)
 
 

@@ -34,7 +34,8 @@ _NOT_A_NAME = re.compile(r"(?:if|and|or|is|are|can|could|first|then|jobs?|the|a|
 # "max width 8", "at most 4 GPUs", "≤ 8 GPUs"
 _MAX_WIDTH = re.compile(
     r"(?:\bup\s+to|\bmax(?:imum)?(?:\s+width)?(?:\s+of)?|\bcapped\s+at|\bat\s+most|≤|<=|"
-    r"\blimited\s+to|\bno\s+more\s+than|\btops?\s+out\s+at|\bcan\s+take\s+(?:a\s+)?"
+    r"\blimited\s+to|\bno\s+more\s+than|\b(?:tops?|max(?:es)?|caps?)\s+out\s+at|"
+    r"\bcan\s+take\s+(?:a\s+)?"
     r"(?:full\s+)?|\bwidest\s+(?:allocation\s+)?(?:is\s+)?)\s*[:=]?\s*(?P<n>\d{1,3}|"
     r"one|two|four|eight|sixteen|three|six)(?:\s*[×x])?(?:[\s-]*(?:gpus?|gpu\s+allocation|"
     r"way)\b|(?=\s*[,;.)]|\s*$)|\s+wide\b)", re.I)
