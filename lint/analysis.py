@@ -53,8 +53,11 @@ def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
         return False  # most other lines of a YAML block name no ladder entity at all
     if _names_two(lexicon, unit.raw or unit.text):
         return True
-    if unit.lead and sum(t.entity for t in lexicon.tag(unit.text)) >= 2:
+    tokens = lexicon.tag(unit.text)
+    if unit.lead and sum(t.entity for t in tokens) >= 2:
         return True  # its parent names one: "H100 (a3-highgpu):" over "└─ STANDARD"
+    if any(t.kind == "rule" for t in tokens) and any(t.kind in _VERDICT_KINDS for t in tokens):
+        return True  # a critic's verdict map: "unreadable-launch:  APPROVE + warning"
     value = unit.text.rpartition(":" if ":" in unit.text else "=")[2]
     return bool(re.search(r"\d", value)) and any(t.entity for t in lexicon.tag(unit.text))
 
@@ -1238,6 +1241,7 @@ _OWN_SUBJECT = re.compile(r"\W*(?:the|a|an|all|every|each|both|our|this|these|th
                           r"we|you|no|any|other)\b", re.I)
 
 
+_VERDICT_KINDS = ("revise", "warn", "approve")  # the critic lexicon's verdict words
 _PLAN_PHASE = re.compile(r"\s*phases\s*:")
 # a settings line that lists a family's provisioning models: "provisioning = SPOT, FLEX_START"
 _MODELS_SETTING = re.compile(r"\b(?:provisioning(?:[\s_-]models?)?|models?|allowed)\s*[:=]\s*"

@@ -1808,6 +1808,11 @@ STRUCTURED = [
     ("- **eval-70b**\n  - 8× request walks 8× → 4× → 2× → 1× on GCP", [2]),
     ("- **eval-70b**\n  - 8× request walks 8× → 4× → 2× on GCP", []),
     ("- **lora-7b**\n  - 8× request walks 8× → 4× → 2× → 1× on GCP", []),
+    # the word that names FLEX_START's maximum beats a comparison after it
+    ("Flex-start VMs cap out at twenty-four hours, so anything longer than a day needs "
+     "on-demand.", [1]),
+    ("Flex-start VMs top out at 168 hours, so anything longer than a week needs on-demand.",
+     []),
     # a lane's capacity written as a bound
     ("- `campus-preempt` — partition `preempt`, ≤ 8 GPUs, 120 min wait", [1]),
     ("- `campus-preempt` — partition `preempt`, ≤ 4 GPUs, 120 min wait", []),
@@ -1842,3 +1847,13 @@ def test_a_critic_threshold_set_in_an_ini_fence_is_checked() -> None:
 
     assert stated("0.5") == [5]
     assert stated("1.0") == []
+
+
+def test_a_verdict_map_in_a_fence_is_checked_rule_by_rule() -> None:
+    text = ("# Efficiency critic\n\n```yaml\n# verdict map the critic agent follows\n"
+            "unsharded-wide:       REVISE\nunreadable-launch:    {}\n```\n")
+    found = [f.line for f in lint(text.format("APPROVE + warning"), reads="critic",
+                                  rules={"critic-drift"}) if "never states" not in f.message]
+    assert found == [6]
+    assert [f for f in lint(text.format("REVISE"), reads="critic", rules={"critic-drift"})
+            if "never states" not in f.message] == []

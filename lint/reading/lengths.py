@@ -93,6 +93,8 @@ _LEAD_CONDITION = re.compile(r"\b(?:where|wherever|whenever|as\s+long\s+as)\b", 
 _OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
                           r"drops?|dropped|still)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
+_MAX_WORD = re.compile(r"max|limit|cap|ceiling|run\s+duration|at\s+most|up\s+to|tops?\s+out|"
+                       r"lives?|lasts?|lifetime")
 _DENIED_AFTER = re.compile(r"[\s`*_]*(?:(?:is|are|was|were|gets?|will\s+be|would\s+be)\s+)?"
                            r"(?:not|never|no\s+longer)\s+(?:\w+\s+)?(?:offered|available|allowed|"
                            r"used|tried|given|an\s+option)\b|[\s`*_]*(?:isn['’]t|aren['’]t|won['’]t\s+be)"
@@ -859,7 +861,7 @@ class LengthReading(ReaderBase):
             following = [t.start for t in durations if t.start >= d.end]
             after = self.unit_text[d.end:min(self.s.end, d.end + 20, *following)].lower()
             near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
-            cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|"
+            cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|tops?\s+out|"
                                    r"\blives?\s+(?:for\s+)?|\blasts?\s+(?:for\s+)?|lifetime|"
                                    r"(?:stopped|terminated|killed|deleted|reclaimed|ended)\s+after|"
                                    r"longer\s+than|past|ceiling|at\s+most|within|over|"
@@ -870,8 +872,11 @@ class LengthReading(ReaderBase):
                                               r"stopped|terminated", before + after):
                 continue
             distance = 0 if near_after else (len(before) - cue[-1].end() if cue else 30)
-            if best is None or distance < best[0]:
-                best = (distance, d, before)
+            # a word that names the maximum beats a comparison: in "caps out at 24 hours,
+            # so anything longer than a day …" the maximum is the 24 hours
+            named = bool(near_after) or bool(cue and _MAX_WORD.match(cue[-1].group(0)))
+            if best is None or (not named, distance) < best[0]:
+                best = ((not named, distance), d, before)
         if best is None:
             self._fits_flex(durations)
             return
