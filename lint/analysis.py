@@ -59,7 +59,7 @@ def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
     if any(t.kind == "rule" for t in tokens) and any(t.kind in _VERDICT_KINDS for t in tokens):
         return True  # a critic's verdict map: "unreadable-launch:  APPROVE + warning"
     value = unit.text.rpartition(":" if ":" in unit.text else "=")[2]
-    return bool(re.search(r"\d", value)) and any(t.entity for t in lexicon.tag(unit.text))
+    return bool(re.search(r"\d", value)) and any(t.entity for t in tokens)
 
 
 def _models_of(r: Reading) -> frozenset[str]:
@@ -830,7 +830,6 @@ class Engine:
         offered = None  # the model an "| FLEX_START offered? |" column answers for
         for index, cell in enumerate(header.cells):
             name = cell.strip().lower()
-            models = {t.value for t in lexicon.tag(cell) if t.kind == "model"}
             if cols["width"] is None and re.search(r"\bwidth\b|\bgpus?\b|\bat\b", name):
                 cols["width"] = index
             elif cols["length"] is None and re.search(r"\blength|\bhours?\b|\bruns?\b|\bwall|"
@@ -840,7 +839,8 @@ class Engine:
                 cols["class"] = index
             elif cols["lead"] is None and re.search(r"\blead|\bfirst\b|\bstarts?\b", name):
                 cols["lead"] = index
-            elif cols["offers"] is None and len(models) == 1:
+            elif cols["offers"] is None and len(
+                    models := {t.value for t in lexicon.tag(cell) if t.kind == "model"}) == 1:
                 cols["offers"], offered = index, models.pop()
         if cols["width"] is None or cols["length"] is None:
             return
@@ -1251,31 +1251,29 @@ _MODELS_SETTING = re.compile(r"\b(?:provisioning(?:[\s_-]models?)?|models?|allow
 _LIST_JOINTS = re.compile(r"[\s,/`'\"\[\]()|+]|\band\b|\bor\b", re.I)
 
 
-def _without_models(text: str, lexicon: Lexicon) -> str:
-    for t in sorted(lexicon.tag(text), key=lambda t: -t.start):
-        if t.kind == "model":
-            text = text[:t.start] + text[t.end:]
-    return text
-
-
 def _listed_models(unit: Unit, r: Reading, lexicon: Lexicon, facts: Facts) -> None:
     """'[family.a100-80gb]' over 'provisioning = SPOT, FLEX_START': a setting
     lists all the models the family offers, so one it leaves out is one the
     family does not offer (the line is read as each listed model permitted)."""
     m = _MODELS_SETTING.search(unit.text)
-    if m is None or m.start("value") < unit.lead or \
-            _LIST_JOINTS.sub("", _without_models(m["value"], lexicon)):
+    if m is None or m.start("value") < unit.lead:
+        return
+    value = m["value"]
+    models = [t for t in lexicon.tag(value) if t.kind == "model"]
+    rest = value
+    for t in reversed(models):  # (tokens come in text order)
+        rest = rest[:t.start] + rest[t.end:]
+    if _LIST_JOINTS.sub("", rest):
         return  # the value is more than a list of models
     permits = [p for p in r.props if p.kind == "permits" and not p.negated]
     families = {p.args[0] for p in permits}
-    listed = {t.value for t in lexicon.tag(m["value"]) if t.kind == "model"}
+    listed = {t.value for t in models}
     # (one model is a record's rung, as in `"provisioning": "SPOT",` of an event)
     if len(families) != 1 or len(listed) < 2 or listed != {p.args[1] for p in permits}:
         return
     family = families.pop()
-    start, end = m.start("value"), m.start("value") + len(m["value"])
-    offered = dict.fromkeys(m for f in facts.config.families.values() for m in f.provisioning)
-    for model in offered:
+    start, end = m.start("value"), m.end("value")
+    for model in facts.model_names:
         if model not in listed:
             r.props.append(Prop("permits", (family, model), True, start, end, "provisioning"))
 

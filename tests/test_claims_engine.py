@@ -1838,22 +1838,22 @@ def test_structure_states_its_claims(text: str, lines: list[int]) -> None:
     assert sorted({f.line - 2 for f in found}) == lines, found
 
 
+def _critic_lines(text: str) -> list[int]:
+    """Lines of critic-drift's findings on a critic prompt (a one-fence prompt
+    "never states" the rest, which is not what these tests are about)."""
+    return [f.line for f in lint(text, reads="critic", rules={"critic-drift"})
+            if "never states" not in f.message]
+
+
 def test_a_critic_threshold_set_in_an_ini_fence_is_checked() -> None:
     text = ("# Efficiency critic\n\n```ini\n[efficiency-critic]\n"
             "widen_threshold = {}   ; GPU-hours, the default of --widen-threshold\n```\n")
-    def stated(value: str) -> list[int]:  # (a one-fence prompt "never states" the rest)
-        return [f.line for f in lint(text.format(value), reads="critic", rules={"critic-drift"})
-                if "never states" not in f.message]
-
-    assert stated("0.5") == [5]
-    assert stated("1.0") == []
+    assert _critic_lines(text.format("0.5")) == [5]
+    assert _critic_lines(text.format("1.0")) == []
 
 
 def test_a_verdict_map_in_a_fence_is_checked_rule_by_rule() -> None:
     text = ("# Efficiency critic\n\n```yaml\n# verdict map the critic agent follows\n"
             "unsharded-wide:       REVISE\nunreadable-launch:    {}\n```\n")
-    found = [f.line for f in lint(text.format("APPROVE + warning"), reads="critic",
-                                  rules={"critic-drift"}) if "never states" not in f.message]
-    assert found == [6]
-    assert [f for f in lint(text.format("REVISE"), reads="critic", rules={"critic-drift"})
-            if "never states" not in f.message] == []
+    assert _critic_lines(text.format("APPROVE + warning")) == [6]
+    assert _critic_lines(text.format("REVISE")) == []
