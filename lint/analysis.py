@@ -150,6 +150,7 @@ class Engine:
         ordered_lists: set[int] = set()  # bullet lists a lead-in says are in order
         order_pending = False
         family_of_list: dict[int, str] = {}  # "- a2-ultragpu" over "  - SPOT ✅"
+        nested_lists: dict[int, list[int]] = {}  # a list of families → their model lists
         parent: Unit | None = None
         parent_request: tuple[float, int] | None = None  # a lead-in's worked job
         list_request: dict[int, tuple[float, int]] = {}
@@ -186,8 +187,9 @@ class Engine:
                 if family and (self.facts.names_machine_type(parent.text) or
                                lexicon.ladder_context.search(unit.heading)):
                     family_of_list[unit.list_id] = family
+                    nested_lists.setdefault(parent.list_id, []).append(unit.list_id)
             if new_list and parent is not None and not parent.list_id and (
-                    parent.text.rstrip(" *_").endswith(":") or (
+                    parent.text.rstrip(" *_").endswith((":", "?")) or (
                         parent.kind == "paragraph" and parent.line == unit.line - 1 and
                         _TITLE_LEAD.match(parent.text))):
                 # "GPU types it asks for:" or a title line ("DWS / flex-start facts")
@@ -251,6 +253,12 @@ class Engine:
             if unit.list_id and _PROHIBITING_LEAD.match(list_lead.get(unit.list_id, "")):
                 # "Do not:" over "- assume preemptible capacity is H100-only; …"
                 _negate_prohibited(unit_readings, unit.text, 0, len(unit.text))
+            if unit.list_id and unit_readings and lead.rstrip(" *_`").endswith("?"):
+                _branch_order(unit, unit_readings[0], lead, lexicon)
+                for extra in unit_readings[1:]:
+                    extra.props = [p for p in extra.props
+                                   if not (p.kind == "order" and p.args[0][0] == "model")] \
+                        if _BRANCH.match(unit.text) else extra.props
             if unit.list_id in family_of_list and unit_readings:
                 self._model_mark(unit, unit_readings[0], family_of_list[unit.list_id])
             if unit.data and unit_readings:
@@ -270,8 +278,20 @@ class Engine:
         for list_id, items in by_list.items():
             lead = list_lead.get(list_id, "")
             intents = {t.value for t in lexicon.tag(lead) if t.kind == "intent"}
+            classes = {t.kind for t in lexicon.tag(lead, cues_alone=True)
+                       if t.kind in ("short", "long")}
             self._ordered_list(items, list_id in ordered_lists,
-                               intents.pop() if len(intents) == 1 and subject_of(lead) else None)
+                               intents.pop() if len(intents) == 1 and subject_of(lead) else None,
+                               classes.pop() if len(classes) == 1 else
+                               heading_class(items[0][0].heading) if items else None)
+        for outer, children in nested_lists.items():
+            items = by_list.get(outer, [])
+            if items and (items[0][0].ordered or outer in ordered_lists):
+                classes = {t.kind for t in lexicon.tag(list_lead.get(outer, ""), cues_alone=True)
+                           if t.kind in ("short", "long")}
+                self._family_major(children, by_list, family_of_list,
+                                   classes.pop() if len(classes) == 1 else
+                                   heading_class(items[0][0].heading))
         for rows in by_table.values():
             self._table(rows, lexicon)
         readings += snippets
@@ -558,10 +578,18 @@ class Engine:
                                term.end, "length-aware lead"))
 
     def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]],
-                     adjacent: bool = False) -> None:
+                     adjacent: bool = False, kind: str | None = None) -> None:
         """Order between consecutive items; `adjacent` items (rows of a rung
-        table, steps of a numbered list) also claim nothing lies between them."""
+        table, steps of a numbered list) also claim nothing lies between them.
+        Two rungs that each name a family and a model are ordered within one
+        width, for the length class `kind` (or for both, when none is named)."""
         for (ra, a), (rb, b) in itertools.pairwise(chain):
+            if a.term[0] == b.term[0] == "rung" and a.term[1][0] and a.term[1][2] and \
+                    b.term[1][0] and b.term[1][2] and a.term[1][2] != b.term[1][2]:
+                # "1. A100 SPOT  2. A100 FLEX_START  3. H100 SPOT": the rungs of one width
+                rb.props.append(Prop("rung-order", (kind, a.term, b.term), False, b.start,
+                                     b.end, "family order"))
+                continue
             if a.term[0] in ("family", "rung") and b.term[0] in ("family", "rung"):
                 models_a, models_b = _models_of(ra), _models_of(rb)
                 if models_a and models_b and models_a != models_b:
@@ -579,6 +607,26 @@ class Engine:
 
     # ---- structure ----------------------------------------------------------------------------
 
+    def _family_major(self, children: list[int], by_list: dict, family_of_list: dict[int, str],
+                      kind: str | None) -> None:
+        """'Try order at one width:' over '- a100-80gb' / '  - SPOT' / '  - FLEX_START' /
+        '- h100-80gb' / '  - SPOT': the models under each family, family by family,
+        are the rungs of one width in that order."""
+        heads: list[tuple[Reading, reading.TermTok]] = []
+        for child in children:
+            family = family_of_list[child]
+            for unit, unit_readings in by_list.get(child, []):
+                r = unit_readings[0] if unit_readings else None
+                model = next((t for t in r.sentence.tokens if t.kind == "model"), None) \
+                    if r is not None else None
+                if model is None or unit.text[:model.start].strip(" -*`") or \
+                        any(t.kind == "neg" for t in r.sentence.tokens):
+                    continue  # "- no STANDARD" is not a rung
+                heads.append((r, reading.TermTok(("rung", (family, None, model.value)),
+                                                 model.start, model.end)))
+        if len({t.term[1][0] for _, t in heads}) >= 2:
+            self._chain_props(heads, kind=kind)
+
     @staticmethod
     def _model_mark(unit: Unit, r: Reading, family: str) -> None:
         """'  - FLEX_START ❌' under '- a2-ultragpu': whether the family allows it."""
@@ -590,9 +638,22 @@ class Engine:
         if yes != no:
             r.props.append(Prop("permits", (family, model.value), no, model.start, model.end,
                                 "provisioning"))
+            return
+        if r.props or r.sentence.history or r.sentence.question:
+            return
+        # "- `h100-80gb`" over "  - SPOT" / "  - STANDARD, except for short jobs": an
+        # item that opens with the family's models lists ones it offers ("- no
+        # STANDARD" or "- STANDARD: never" ones it does not)
+        denied = any(t.kind == "neg" for t in r.sentence.tokens)
+        seen: set[str] = set()
+        for t in r.sentence.tokens:
+            if t.kind == "model" and t.value not in seen:
+                seen.add(t.value)
+                r.props.append(Prop("permits", (family, t.value), denied, t.start, t.end,
+                                    "provisioning"))
 
     def _ordered_list(self, items: list[tuple[Unit, list[Reading]]], led: bool = False,
-                      intent: str | None = None) -> None:
+                      intent: str | None = None, kind: str | None = None) -> None:
         """A numbered list whose items name rungs or backends states their order;
         so does a bullet list that its lead-in says is in order. Under a lead-in
         that names one intent ("eval-70b walk:"), each width it lists is one
@@ -618,7 +679,7 @@ class Engine:
         if len(heads) < 2 or len(heads) < 0.6 * len(seen_items) or \
                 not any(r.sentence.context for r, _ in heads):
             return
-        self._chain_props(heads, adjacent=True)
+        self._chain_props(heads, adjacent=True, kind=kind)
         if intent is not None:
             for r, t in heads:
                 if t.term[0] == "width" and not any(p.kind == "reach" for p in r.props):
@@ -909,6 +970,8 @@ class Engine:
                 continue
             if q.unit.table_id and any(t.kind == "model" for t in q.sentence.tokens):
                 continue  # '| FLEX_START offered? |' heads a column read by _read_columns
+            if any(p.kind == "class-order" for p in a.props) and _BRANCH.match(a.unit.text):
+                continue  # a decision tree's branch, read by _branch_order
             body = q.unit.text[q.sentence.start:q.sentence.end]
             # "Onboarding FAQ\nQ: What's …": a title line run into the question
             body = re.sub(r"^[^\n]*\n(?=\W*q(?:uestion)?\s*[:.])", "", body, flags=re.I)
@@ -1295,6 +1358,30 @@ def _lone_subject(lexicon: Lexicon, text: str) -> str | None:
     if len({(t.kind, t.value[0] if t.kind == "family" else t.value) for t in names}) != 1:
         return None
     return text[names[0].start:names[0].end]
+
+
+_BRANCH = re.compile(r"\W*(?:(?P<yes>yes|y|true)|(?P<no>no|n|false))\b[*_`]*\s*"
+                     r"(?:→|->|=>|:|—|–|-|,)", re.I)
+
+
+def _branch_order(unit: Unit, r: Reading, lead: str, lexicon: Lexicon) -> None:
+    """'Is the job short at this width?' over '- yes → SPOT, then FLEX_START, …' and
+    '- no → …': each branch's chain of models is one length class's order."""
+    branch = _BRANCH.match(unit.text)
+    if branch is None or r.sentence.history:
+        return
+    classes = {t.kind for t in lexicon.tag(lead, cues_alone=True) if t.kind in ("short", "long")}
+    models = [t for t in reading.terms(r.sentence) if t.term[0] == "model"]
+    if len(classes) != 1 or len(models) < 2 or any(
+            t.kind == "neg" and t.start >= r.sentence.start + branch.end()
+            for t in r.sentence.tokens):
+        return
+    asked = classes.pop()
+    kind = asked if branch["yes"] else ("long" if asked == "short" else "short")
+    names = tuple(dict.fromkeys(t.term[1] for t in models))
+    r.props = [p for p in r.props if not (p.kind == "order" and p.args[0][0] == "model")]
+    r.props.append(Prop("class-order", (kind, names), False, models[0].start, models[-1].end,
+                        "length-aware lead"))
 
 
 def _lone_family(lexicon: Lexicon, text: str) -> str | None:

@@ -108,6 +108,17 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             subject = list(_NEW_SUBJECT.finditer(reader.text(since, cue.start)))
             if subject:
                 since += subject[-1].start()
+            unless = _UNLESS.match(reader.unit_text, cue.end)
+            if (unless and (any(t.kind == "gpuhours" and t.start >= unless.end() for t in
+                                s.tokens) or re.search(r"\bthreshold\b", reader.text(
+                                    unless.end(), s.end), re.I))) or any(
+                    t.kind == "gpuhours" and min(rule.end, cue.end) <= t.start <
+                    max(rule.start, cue.start) and not _CUE_INSIDE.search(
+                        reader.unit_text[t.start:t.end]) for t in s.tokens):
+                # "… is fine unless it's at or above 1.0 GPU-hour", "a width-1 phase
+                # at 0.6 GPU-h is fine": the verdict on one case of the plan, which
+                # the amount or the exception decides; the threshold is read below
+                continue
             negated = reader.negated_before(cue.start, since=since)
             if negated and _ONE_PHASE.match(s.text):
                 # "A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow":
@@ -146,7 +157,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         reader.unit_text[t.end:t.end + 12]) or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)
         or _THRESHOLD_BEFORE.search(reader.unit_text[max(s.start, t.start - 14):t.start])
         # "gpu_hours is at least 2.0", "| GPU-hours | ≥ 0.5 |": the cue inside the amount
-        or re.search(r"at\s+least|≥|>=", reader.unit_text[t.start:t.end])]
+        or _CUE_INSIDE.search(reader.unit_text[t.start:t.end])]
     if len(amounts) > 1:
         amounts = cued
     for gh in amounts[:1]:
@@ -162,6 +173,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
                             reader.unit_text[gh.end:s.end], re.I)
         approved = _APPROVED.search(reader.unit_text[gh.end:s.end])
+        if approved and example and approved.start() < example.start():
+            example = None  # "… at exactly 1.0 GPU-hour is fine: needlessly-narrow needs …"
         exactly = re.search(r"\bexactly\s+$",
                             reader.unit_text[max(s.start, gh.start - 12):gh.start], re.I)
         if approved and not example and (exactly or (not cued and _ONE_PHASE.match(
@@ -301,6 +314,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
             props.append(Prop("parallel", claimed, True, launcher.start,
                               launcher.end, "parallel work"))
+    props += _busy_count(reader)
     if not props:
         # "needlessly-narrow doesn't fire at width 2" under a Warn heading states
         # when the rule fires, not how severe it is
@@ -322,7 +336,45 @@ _FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise|widen)\w*
 _DOES_NOT_FIRE = re.compile(r"[`*_]*\s+(?:does\s+not|doesn[’']t|won[’']t|will\s+not|never|"
                             r"must\s+not)\s+(?:fire|trigger|apply|flag|trip)\b", re.I)
 _BELOW = re.compile(r"\b(?:below|under|less\s+than|short\s+of)\s+(?:the\s+)?(?:an?\s+)?$", re.I)
+# a threshold's cue inside its amount: "gpu_hours at or above 0.5", "≥ 0.5"
+_CUE_INSIDE = re.compile(r"at\s+least|at\s+or\s+above|≥|>=", re.I)
+_UNLESS = re.compile(r"[\s`*_]*(?:[\w-]+\s+){0,3}?(?:unless|except\s+(?:when|if|where)|until)\b",
+                     re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
+
+
+# A launch's parallel sizes as flags ("--tensor-parallel-size 2 --data-parallel-size 2"),
+# and a count of the GPUs it is said to keep busy
+_SIZE_FLAG = re.compile(r"(?<![\w-])(?:--(?:tensor|pipeline|data)[-_]parallel[-_]size|"
+                        r"--(?:tp|pp|dp)(?:[-_]size)?|-(?:tp|pp|dp))(?:=|\s+)\d{1,4}\b", re.I)
+_COUNT = r"(\d{1,4}|two|three|four|five|six|eight|ten|sixteen)"
+_BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s+"
+                   r"(?:of\s+(?:the|its)\s+\w+\s+)?gpus?\s+busy\b|"
+                   rf"\b(?:is|are|counts?\s+as|means|makes)\s+(?:only\s+|just\s+)?{_COUNT}\s+"
+                   r"(?:busy\s+)?gpus?\b|"
+                   rf"(?<![\w-]){_COUNT}\s+busy\s+gpus?\b", re.I)
+
+
+def _busy_count(reader: Reader) -> list[Prop]:
+    """'vLLM with --tensor-parallel-size 2 --data-parallel-size 2 keeps 2 GPUs
+    busy': the count the critic's own launch reader gives those sizes."""
+    s = reader.s
+    raw = reader.unit_text[s.start:s.end]
+    flags = list(_SIZE_FLAG.finditer(raw))
+    if not flags:
+        return []
+    busy = next((m for m in _BUSY.finditer(raw) if m.start() > flags[-1].start()), None)
+    if busy is None:
+        return []
+    group = next(i for i in range(1, 4) if busy.group(i))
+    word = busy.group(group).lower()
+    count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    if count is None:
+        return []
+    command = " ".join(m.group(0) for m in flags)
+    at, end = s.start + busy.start(group), s.start + busy.end(group)
+    negated = reader.negated_before(at, since=s.start + flags[-1].end())
+    return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
 
 
 def _clause_end(reader: Reader, start: int) -> int:

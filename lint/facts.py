@@ -148,6 +148,19 @@ class Facts:
         return _unique(r.provisioning for r in self.plan(intent, width, hours)
                        if r.backend == "gcp" and r.width == width)
 
+    def rungs_at(self, kind: str, width: int | None = None) -> tuple[tuple[str, str], ...]:
+        """(family, model) in the order the ladder tries them at one width (the
+        widest by default) for a job of length class `kind` there."""
+        width = width or self.widest
+        hours = self.threshold / 2 if kind == "short" else \
+            min(self.threshold * 2, (self.threshold + self.flex_max) / 2)
+        intent = next((i for i in self.intents if self.config.intents[i].min_width <= width),
+                      None)
+        if intent is None:
+            return ()
+        return _unique((r.family, r.provisioning) for r in self.plan(intent, width, hours)
+                       if r.backend == "gcp" and r.width == width and r.family)
+
     def is_short(self, hours: float) -> bool:
         return planner.is_short(hours, self.config)
 

@@ -378,7 +378,7 @@ class Lexicon:
                 (lambda s: float(re.findall(_NUMBER, s)[-1]), [
                     # ("| GPU-hours | ≥ 0.5 |" in a table, "gpu_hours is at least 2.0")
                     r"gpu[-_ ]?hours?`?\s*(?:\|\s*)?(?:[:=≥>]|>=|\s(?:is|are|of\s+at\s+least|"
-                    r"(?:is\s+|are\s+)?at\s+least|"
+                    r"(?:is\s+|are\s+)?at\s+least|(?:is\s+|are\s+)?at\s+or\s+above|"
                     r"exceeds?|passes|reaches|(?:is\s+)?(?:strictly\s+)?(?:above|over|greater\s+than|"
                     r"more\s+than))"
                     r"\s)\s*"

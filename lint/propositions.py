@@ -143,6 +143,9 @@ _DESCRIBE = {
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
     "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
     "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
+    "busy": lambda p: f"{p.args[0]} keeps {p.args[1]} GPUs busy",
+    "rung-order": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}"
+                             f"{_term(p.args[1])} before {_term(p.args[2])} at one width"),
     "narrow-any": lambda p: "needlessly-narrow fires on either condition (axis or work)",
     "narrow-width": lambda p: f"needlessly-narrow fires at width {p.args[0]}",
     "axis-min": lambda p: f"needlessly-narrow needs {p.args[0]} shards",
@@ -749,6 +752,45 @@ def _parallel(p: Prop, facts: Facts):
                    "parallel work"), ()
 
 
+def _rung_order(p: Prop, facts: Facts):
+    """'a2-ultragpu SPOT, then a2-ultragpu FLEX_START, then a3-highgpu SPOT' at one
+    width: model-major, family-minor, in the order of the job's length class (or
+    of both classes, when the text names none)."""
+    kind, a, b = p.args
+    seen = set()
+    label = []
+    for k in ((kind,) if kind else ("short", "long")):
+        order = facts.rungs_at(k, a[1][1] or b[1][1] or None)
+        ra, rb = (a[1][0], a[1][2]), (b[1][0], b[1][2])
+        if ra not in order or rb not in order:
+            return None, "", ()
+        seen.add(order.index(ra) < order.index(rb))
+        label.append(f"{k} jobs " + " → ".join(f"{_family_short(facts, f)} {m}"
+                                                for f, m in order))
+    holds = seen.pop() if len(seen) == 1 else None
+    return holds, "at one width, " + "; ".join(label), ()
+
+
+def _family_short(facts: Facts, family: str) -> str:
+    """'a2-ultragpu' for the family whose machine type is 'a2-ultragpu-{N}g'."""
+    template = facts.config.families[family].machine_type_template
+    return template.split("{", 1)[0].rstrip("-") or family
+
+
+def _busy(p: Prop, facts: Facts):
+    """The critic's own launch reader counts the GPUs a launch's sizes keep busy
+    (tensor × pipeline × data parallel)."""
+    from critics.launch import analyze
+
+    command, claimed = p.args
+    launch = analyze(f"serve {command}")
+    if launch.gpus is None or launch.unreadable:
+        return None, "", ()
+    return claimed == launch.gpus, (
+        f"the critic counts {command} as {launch.gpus} busy GPUs (tensor × pipeline × data "
+        "parallel sizes)"), _replace(p, str(launch.gpus))
+
+
 def facts_critic(facts: Facts) -> dict[str, str]:
     cached = getattr(facts, "_critic_rules", None)
     if cached is None:
@@ -805,6 +847,7 @@ _JUDGES = {
     "lead-at": _lead_at, "consequence": _consequence, "scaling": _scaling, "width": _width_valid,
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "narrow-at": _narrow_at,
-    "parallel": _parallel, "narrow-width": _narrow_width, "narrow-any": _narrow_any,
+    "parallel": _parallel, "busy": _busy, "rung-order": _rung_order,
+    "narrow-width": _narrow_width, "narrow-any": _narrow_any,
     "axis-min": _axis_min,
 }

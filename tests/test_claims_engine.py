@@ -1561,6 +1561,20 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("The critic has three verdicts: APPROVE, REVISE and REJECT.", True),
     ("Verdicts: APPROVE or REVISE.", False),
     ("The critic has two verdicts.", False),
+    # an exception that names the threshold: the verdict is on the case below it
+    ("A width-1 phase with a shardable axis is fine unless it's at or above 1.0 GPU-hour.",
+     False),
+    ("A width-1 phase with a shardable axis is fine unless it's at or above 0.5 GPU-hour.",
+     True),
+    ("needlessly-narrow gets APPROVE unless the phase is tiny.", True),
+    ("needlessly-narrow: width 1, an axis of 2+, and gpu_hours at or above 0.5 → REVISE.", True),
+    ("needlessly-narrow: width 1, an axis of 2+, and gpu_hours at or above 1.0 → REVISE.",
+     False),
+    ("A narrow phase at exactly 1.0 GPU-hour is fine: needlessly-narrow needs strictly more "
+     "than the 1.0 threshold.", True),
+    # a launch the critic cannot read, by description
+    ("If you can't read the launch command, don't block the plan: answer APPROVE.", True),
+    ("If the critic can't parse the launch, it answers REVISE.", False),
     # the threshold written as where the rule stops, and one phase left alone
     ("Do not flag needlessly-narrow below one GPU-hour.", False),
     ("Flag needlessly-narrow below one GPU-hour too.", True),
@@ -1728,6 +1742,11 @@ CRITIC_PARALLEL = [
     ("Parallel launches: `torchrun`, `deepspeed`. `accelerate launch` is not recognised.", True),
     ("- One `python run.py` behind `CUDA_VISIBLE_DEVICES=0,1,2,3` counts as using all four "
      "GPUs.", True),
+    # the GPUs a launch's parallel sizes keep busy, counted by the critic's launch reader
+    ("vLLM with `--tensor-parallel-size 2 --data-parallel-size 2` keeps 2 GPUs busy.", True),
+    ("vLLM with `--tensor-parallel-size 2 --data-parallel-size 2` keeps 4 GPUs busy.", False),
+    ("`-tp 4 -pp 2` is eight busy GPUs.", False),
+    ("`device_map=auto` over four GPUs counts as four busy GPUs.", True),
 ]
 
 
@@ -1829,6 +1848,44 @@ STRUCTURED = [
      "| 2× | 100 | ✅ |\n| 1× | 200 | ✅ |", [5]),
     ("| width | hours | FLEX_START offered? |\n|---|---|---|\n| 8× | 25 | ✅ |\n"
      "| 2× | 100 | ✅ |\n| 1× | 200 | ❌ |", []),
+    # a family's nested items list the models it offers
+    ("Provisioning per family:\n- `a3-highgpu-{N}g`\n  - SPOT\n  - FLEX_START\n"
+     "  - STANDARD, except for short jobs", [5]),
+    ("Provisioning per family:\n- `a3-highgpu-{N}g`\n  - SPOT\n  - FLEX_START\n"
+     "  - STANDARD: never", []),
+    # the rungs of one width, for the length class the lead-in names
+    ("Rung order at one width for a short job:\n1. a2-ultragpu SPOT\n"
+     "2. a2-ultragpu FLEX_START\n3. a3-highgpu SPOT", [4]),
+    ("Rung order at one width for a short job:\n1. a2-ultragpu SPOT\n2. a3-highgpu SPOT\n"
+     "3. a2-ultragpu FLEX_START", []),
+    ("Rung order at one width for a long job:\n1. a2-ultragpu FLEX_START\n"
+     "2. a3-highgpu FLEX_START\n3. a2-ultragpu STANDARD\n4. a2-ultragpu SPOT", []),
+    # without a class, an order true for one class is not drift
+    ("Rung order at one width:\n1. a2-ultragpu SPOT\n2. a2-ultragpu FLEX_START\n"
+     "3. a3-highgpu SPOT", []),
+    # families, each over its models, under an order lead-in: family-major
+    ("Try order at one width for a short job:\n- `a2-ultragpu-8g`\n  - SPOT\n  - FLEX_START\n"
+     "- `a3-highgpu-8g`\n  - SPOT", [6]),
+    # a decision tree's yes/no branches under a question that names a class
+    ("- Is the job short at this width?\n  - yes → SPOT, then FLEX_START, then STANDARD\n"
+     "  - no → FLEX_START, then SPOT, then STANDARD", [3]),
+    ("- Is the job short at this width?\n  - yes → SPOT, then FLEX_START, then STANDARD\n"
+     "  - no → FLEX_START, then STANDARD, then SPOT", []),
+    ("Is the job long at this width?\n- yes → SPOT, then FLEX_START, then STANDARD\n"
+     "- no → FLEX_START, then STANDARD, then SPOT", [2, 3]),
+    # a negation in a later clause is that clause's own
+    ("A 30 h job at 8× runs 240 h at 1×, past 168 h, so its 1× rungs get no FLEX_START.", []),
+    ("A 3 h job at 8× is long at 2×, so it gets no SPOT lead there.", []),
+    ("A 1 h job at 8× is short at 4× but not at 2×.", []),
+    ("A 1 h job at 8× is short at 2× but not at 4×.", [1]),
+    # a line break inside a sentence is a space: the next clause has its own subject
+    ("SLURM is reached only once every GCP rung has missed, and\nRunPod only once SLURM is "
+     "exhausted too.", []),
+    # a trailing remark does not make an order claim procedural
+    ("At each provisioning model the H100s (`a3-highgpu`) are tried before the A100s "
+     "(`a2-ultragpu`): faster cards, same price class.", [1]),
+    ("The router halves to 4× and, on a miss there, drops straight to 1×.", [1]),
+    ("Auto width caps at 4× unless you opt in.", [1]),
 ]
 
 

@@ -47,6 +47,10 @@ _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
+_REMARK = re.compile(r"(?::|\s[—–])\s[^:—–]*$")
+# words of speed and price, which name a reason in a remark rather than a procedure
+_COMPARISON = re.compile(r"\b(?:faster|slower|cheaper|pric(?:e|es|ing)|costs?|savings?|discount|"
+                         r"throughput|speedup|improvement)\b", re.I)
 _PURPOSE = re.compile(
     r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+(?:is|are)))\b.*|"
     r",\s*since\b.*", re.I | re.S)
@@ -81,7 +85,16 @@ class ReaderBase:
         # nor is a purpose or reason ("…, so that jobs stop waiting in the queue"),
         # a relative clause about a noun ("the campus cluster, which costs nothing")
         # or a note on price ("…, at full price")
-        bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", sentence.text)))
+        # nor a trailing remark that names nothing on the ladder ("…are tried
+        # before the A100s: faster cards, same price class")
+        body = sentence.text
+        remark = _REMARK.search(body)
+        if remark and not any(t.entity and t.start >= sentence.start + remark.start()
+                              for t in self.tokens) and not lexicon.procedural.search(
+                _COMPARISON.sub(" ", remark.group(0))):
+            # (a remark that gives a procedure, "…quota: first open IAM & Admin", stays)
+            body = body[:remark.start()]
+        bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", body)))
         self.procedural = bool(lexicon.procedural.search(bare)) and \
             not STRONG_CONTEXT.search(sentence.text)
         sentence.procedural = self.procedural
@@ -137,6 +150,20 @@ class ReaderBase:
                     continue  # "a request that can't get capacity is …": the miss, not polarity
                 return True
         return False
+
+    def clause_end(self, position: int) -> int:
+        """End of the clause that holds `position`: the next ':', ';', dash or
+        clause joint (", so", ", and", …) after it, else the sentence's end."""
+        rest = self.s.text[max(0, position - self.s.start):]
+        cuts = [m.start() for m in (re.search(r"[:;]", rest), _DASH.search(rest),
+                                    CLAUSE_JOINT.search(rest)) if m is not None]
+        return position + min(cuts) if cuts else self.s.end
+
+    def negated_in_clause(self, start: int, end: int) -> bool:
+        """A negation before `start` in its clause, or after `end` up to the
+        clause's end ("is not past 168 h"); a later clause's negation ("…, so
+        its 1× rungs get no FLEX_START") is that clause's own."""
+        return self.negated_before(start) or self.negated_before(self.clause_end(end), since=end)
 
     def _no_negates(self, t: Token) -> bool:
         after = self.unit_text[t.end:t.end + 30].lower()

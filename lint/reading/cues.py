@@ -53,7 +53,7 @@ FILLER = re.compile(
     r"followed|by|straight|directly|it|if|still|dry|full|goes|go|move|moves|over|"
     r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"
     r"narrower|wider|smaller|router|dispatch(?:er)?|we|job|jobs|sends?|moves?|"
-    r"steps?|retries|retry|tries|falls|[a-z]\))\b"
+    r"steps?|retries|retry|tries|falls|there|halv(?:es|ing|e)|[a-z]\))\b"
     r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
 PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour\b", re.I)
 PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|accept\w*|available|never|"

@@ -107,6 +107,10 @@ _THERE = re.compile(r"[`*_]*\s+(?:(?:leads?|goes|comes|is|are|runs?)\s+)?(?:firs
                     re.I)
 # between a worked job and its class word: "4 h at 4×, which is long", "four hours
 # — that's long", "6 h at 1× and is long"
+# "short at 4× but not at 2×": a class, its width, and the width it is denied at
+_AT_WIDTH_GAP = re.compile(r"[\s*_`]+(?:at|on)\s+(?:the\s+)?", re.I)
+_ELIDED_NOT = re.compile(r"[\s*_`]*,?\s*(?:(?:but|and|yet)\s+)?(?:not|never)\s+(?:at|on)\s+"
+                         r"(?:the\s+)?", re.I)
 _OWN_CLASS = re.compile(r"[\s,;:—–()-]*(?:(?:which|that|so\s+it|and\s+it|and|it|this)\s*"
                         r"(?:'s|’s|is|are|counts?\s+as|makes?\s+it|becomes?)?)?\s*"
                         r"(?:still\s+|now\s+|then\s+|already\s+|therefore\s+)?", re.I)
@@ -489,7 +493,7 @@ class LengthReading(ReaderBase):
             # "FLEX_START first, with SPOT as the last option": the model right before
             # "first" is the one that leads, else the next one after it
             model = next((m for m in models if m.end <= firsts[0].start and not self.text(
-                m.end, firsts[0].start).strip(" *_`")), None) or next(
+                m.end, firsts[0].start).strip(" \n\t*_`")), None) or next(
                 (m for m in models if m.start > firsts[0].start), models[0])
             name = model.term[1] if model.term[0] == "model" else model.term[1][2]
             if name:
@@ -554,7 +558,6 @@ class LengthReading(ReaderBase):
 
         later = [w for w in widths if w.start > d.start]
         read = False
-        negated = self.negated_before(self.s.end)
         every = _EVERY_WIDTH.search(self.s.text)
         for c in classes:
             if c.start > d.start:
@@ -566,11 +569,18 @@ class LengthReading(ReaderBase):
                         self.text(max(d.end, request.end), c.start)) else \
                     {at_width(c.start, c.end)}
                 # "long, not short": each class word has its own polarity
-                class_negated = negated if c is classes[0] and not _CONTRAST.search(
-                    self.text(c.end, self.s.end)) else self.negated_before(c.start)
+                elided = self._elided_contrast(c, widths)
+                class_negated = self.negated_in_clause(c.start, c.end) if c is classes[0] and \
+                    elided is None and not _CONTRAST.search(self.text(c.end, self.s.end)) \
+                    else self.negated_before(c.start)
                 for at in sorted(ats):
                     self.add("consequence", (d.value, width0, at, "class", c.kind), c.start,
                              c.end, class_negated, topic="derived length")
+                if elided is not None:
+                    # "short at 4× but not at 2×": the same class, denied at the other width
+                    self.add("consequence", (d.value, width0, self._term_width(elided),
+                                             "class", c.kind), elided.start, elided.end,
+                             not class_negated, topic="derived length")
                 read = True
         tail_models = [m for m in models if m.start > d.start]
         if tail_models:
@@ -578,7 +588,7 @@ class LengthReading(ReaderBase):
             led = [m for m in tail_models if cue and m.start > cue.start]
             # "expect DWS first, an on-demand A100 next": the model the cue follows
             right_before = [m for m in tail_models if cue and m.end <= cue.start and
-                            not self.text(m.end, cue.start).strip(" *_`")]
+                            not self.text(m.end, cue.start).strip(" \n\t*_`")]
             if right_before:
                 led = right_before[-1:]
             m = led[0] if led else tail_models[-1]
@@ -633,7 +643,8 @@ class LengthReading(ReaderBase):
                 if cmp is not None:
                     if not any(c.start > d.start for c in classes):
                         self.add("consequence", (d.value, width0, at, cmp[0], d2.value),
-                                 d2.start, d2.end, negated, topic="derived length")
+                                 d2.start, d2.end, self.negated_in_clause(d2.start, d2.end),
+                                 topic="derived length")
                         read = True
                     continue
                 self.add("consequence", (d.value, width0, at, "length", d2.value), d2.start,
@@ -642,6 +653,14 @@ class LengthReading(ReaderBase):
                 read = True
                 previous_length = d2
         return read
+
+    def _elided_contrast(self, c: Token, widths: list[TermTok]) -> TermTok | None:
+        """'short at 4× but not at 2×': the width whose class the contrast denies."""
+        after = [w for w in widths if w.start >= c.end]
+        if len(after) < 2 or not _AT_WIDTH_GAP.fullmatch(self.text(c.end, after[0].start)):
+            return None
+        return after[1] if _ELIDED_NOT.fullmatch(self.text(after[0].end, after[1].start)) \
+            else None
 
     def _too_long_for(self, m: TermTok) -> bool:
         """'runs 20 h, which is too long for FLEX_START'."""

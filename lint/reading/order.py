@@ -698,7 +698,7 @@ class OrderReading(ReaderBase):
                 return self.s.start + joint.start()
             at = self.s.start + joint.end()
             term = next((t for t in ords if at <= t.start < stop), None)
-            if term is None or self.text(at, term.start).strip(" *_`").lower() not in (
+            if term is None or self.text(at, term.start).strip(" \n\t*_`").lower() not in (
                     "", "the", "then", "then the"):
                 continue
             if _OWN_PREDICATE.match(self.text(term.end, stop)):
@@ -826,7 +826,7 @@ class OrderReading(ReaderBase):
             if word in ("first", "last") and self._modifies_other_noun(cue):
                 continue  # "the first Tuesday of each month": an ordinal of something else
             if word == "first" and any(t.term[0] == "model" and t.end <= cue.start and not
-                                       self.text(t.end, cue.start).strip(" *_`")
+                                       self.text(t.end, cue.start).strip(" \n\t*_`")
                                        for t in self.terms):
                 continue  # "a 90-minute run at 1× tries spot first": the model is first
             pods = self.kinds("podtype")
@@ -930,7 +930,7 @@ class OrderReading(ReaderBase):
     def _one_of_many(self, cue: Token, target: TermTok) -> bool:
         """'the first SLURM lane', 'the last GCP rung': the ordinal picks one of
         the backend's own lanes or rungs; it says nothing of the backend's place."""
-        if target.term[0] != "backend" or self.text(cue.end, target.start).strip(" *_`"):
+        if target.term[0] != "backend" or self.text(cue.end, target.start).strip(" \n\t*_`"):
             return False
         written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)
         # ("SPOT as the last GCP option at that width", "the last GCP rungs are the

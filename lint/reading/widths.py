@@ -444,8 +444,8 @@ class WidthReading(ReaderBase):
             r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
         if not (explicit or auto):
             return
-        top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|stops?|peaks?|starts?|"
-                        r"begins?)\s+at\b|"
+        top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|caps|(?:is\s+)?capped|stops?|"
+                        r"peaks?|starts?|begins?)\s+at\b|\b(?:is\s+)?limited\s+to\b|"
                         r"\b(?:widest|largest|maximum|max)\s+(?:width\s+|rung\s+|shape\s+|"
                         r"machines?\s+)?(?:is|of)\b|"
                         # "the auto ladder goes up to 4×", "auto: max width: 4"
