@@ -339,7 +339,8 @@ class Engine:
         """The readings of one unit; `carried` is a worked job its list's lead-in
         states. The last worked job it states is left in `_last_request`."""
         out: list[Reading] = []
-        unit_context = (lead_in and unit.list_id != 0) or (unit.table_id != 0 and lead_in)
+        # (a fence's line under "Rough picture of an 8x dispatch:" is in its context too)
+        unit_context = lead_in and (unit.list_id != 0 or unit.table_id != 0 or unit.data)
         previous_terms: list[reading.TermTok] = []
         previous_class: str | None = None
         previous_model: reading.TermTok | None = None
@@ -578,12 +579,16 @@ class Engine:
                                term.end, "length-aware lead"))
 
     def _chain_props(self, chain: list[tuple[Reading, reading.TermTok]],
-                     adjacent: bool = False, kind: str | None = None) -> None:
+                     adjacent: bool = False, kind: str | None = None,
+                     tails: list[reading.TermTok] | None = None) -> None:
         """Order between consecutive items; `adjacent` items (rows of a rung
         table, steps of a numbered list) also claim nothing lies between them.
         Two rungs that each name a family and a model are ordered within one
         width, for the length class `kind` (or for both, when none is named)."""
-        for (ra, a), (rb, b) in itertools.pairwise(chain):
+        for i, ((ra, a), (rb, b)) in enumerate(itertools.pairwise(chain)):
+            # an item that chains its own terms ends on its last: what is next to the
+            # item after it
+            last = tails[i] if tails else a
             if a.term[0] == b.term[0] == "rung" and a.term[1][0] and a.term[1][2] and \
                     b.term[1][0] and b.term[1][2] and a.term[1][2] != b.term[1][2]:
                 # "1. A100 SPOT  2. A100 FLEX_START  3. H100 SPOT": the rungs of one width
@@ -599,10 +604,11 @@ class Engine:
             if a.term != b.term and not any(p.kind == "order" and p.args == (a.term, b.term)
                                             for p in rb.props):
                 rb.props.append(Prop("order", (a.term, b.term), False, b.start, b.end, "order"))
-                if adjacent and (a.term[0] != "width" or b.term[0] == "width"):
+                if adjacent and (a.term[0] != "width" or b.term[0] == "width") and \
+                        last.term != b.term:
                     # a row headed by a width may hold the whole GCP chain
                     # ('| 1 | GCP (8× → 4× → 2× → 1×) |'): not 8× straight to SLURM
-                    rb.props.append(Prop("skip", (a.term, b.term), False, b.start, b.end,
+                    rb.props.append(Prop("skip", (last.term, b.term), False, b.start, b.end,
                                          "order"))
 
     # ---- structure ----------------------------------------------------------------------------
@@ -663,6 +669,7 @@ class Engine:
         if self._model_list(items):
             return
         heads: list[tuple[Reading, reading.TermTok]] = []
+        tails: list[reading.TermTok] = []  # "5. `campus-a100`, then `campus-preempt`."
         seen_items = set()
         for unit, unit_readings in items:
             if unit.item in seen_items or not unit_readings:
@@ -675,11 +682,13 @@ class Engine:
             if not terms or terms[0].start - r.sentence.start > 40:
                 continue
             heads.append((r, terms[0]))
+            tails.append(terms[-1] if _CHAINED.search(
+                r.sentence.text[terms[0].end - r.sentence.start:]) else terms[0])
         # A list of rungs, not a list of tips that happen to name two entities.
         if len(heads) < 2 or len(heads) < 0.6 * len(seen_items) or \
                 not any(r.sentence.context for r, _ in heads):
             return
-        self._chain_props(heads, adjacent=True, kind=kind)
+        self._chain_props(heads, adjacent=True, kind=kind, tails=tails)
         if intent is not None:
             for r, t in heads:
                 if t.term[0] == "width" and not any(p.kind == "reach" for p in r.props):
@@ -1362,6 +1371,10 @@ def _lone_subject(lexicon: Lexicon, text: str) -> str | None:
 
 _BRANCH = re.compile(r"\W*(?:(?P<yes>yes|y|true)|(?P<no>no|n|false))\b[*_`]*\s*"
                      r"(?:→|->|=>|:|—|–|-|,)", re.I)
+
+
+# an item that chains its own terms: "`campus-a100`, then `campus-preempt`"
+_CHAINED = re.compile(r"\bthen\b|→|->|=>|⟶|\bfollowed\s+by\b", re.I)
 
 
 def _branch_order(unit: Unit, r: Reading, lead: str, lexicon: Lexicon) -> None:

@@ -189,9 +189,12 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
             negated = reader.negated_before(gh.end + example.end()) or bool(_DOES_NOT_FIRE.match(
                 reader.unit_text, gh.end + example.end()))
+            # "… has less than 1 GPU-hour of work, … no needlessly-narrow finding": a bound
+            under = ("under",) if _LESS_THAN.search(
+                reader.unit_text[max(s.start, gh.start - 16):gh.start]) else ()
             if not (negated and _OTHER_CONDITION.search(s.text)):
                 # (a phase "with no shardable axis" is not narrow whatever its size)
-                props.append(Prop("narrow-at", (gh.value,), negated, gh.start, gh.end,
+                props.append(Prop("narrow-at", (gh.value, *under), negated, gh.start, gh.end,
                                   "widening threshold"))
             continue
         # Without the rule named, an amount is the threshold only where a cue says
@@ -235,7 +238,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         props.append(Prop("critic-threshold", (0.0,), False, rules[0].start, rules[0].end,
                           "widening threshold"))
     narrow = [r for r in rules if r.value == _narrow_rule(reader)]
-    either = _EITHER_CONDITION.search(s.text)
+    # ("if either condition fails, width 1 stands": each is needed, which is right)
+    either = None if _EITHER_FAILS.search(s.text) else _EITHER_CONDITION.search(s.text)
     lead = reader.list_lead if unit.list_id else ""
     if either and (narrow or _NARROW.search(f"{s.text} {unit.heading} {lead}")):
         # "…if it declares an axis of 2 or more, *or* if it has 1 GPU-hour": the rule
@@ -315,6 +319,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("parallel", claimed, True, launcher.start,
                               launcher.end, "parallel work"))
     props += _busy_count(reader)
+    props += _phase_case(reader)
     if not props:
         # "needlessly-narrow doesn't fire at width 2" under a Warn heading states
         # when the rule fires, not how severe it is
@@ -335,12 +340,86 @@ _FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise|widen)\w*
 # "0.9 GPU-hours: needlessly-narrow does not fire"
 _DOES_NOT_FIRE = re.compile(r"[`*_]*\s+(?:does\s+not|doesn[’']t|won[’']t|will\s+not|never|"
                             r"must\s+not)\s+(?:fire|trigger|apply|flag|trip)\b", re.I)
+_LESS_THAN = re.compile(r"\b(?:less|fewer)\s+than\s+(?:an?\s+)?$|\b(?:under|below)\s+$|<\s*$", re.I)
 _BELOW = re.compile(r"\b(?:below|under|less\s+than|short\s+of)\s+(?:the\s+)?(?:an?\s+)?$", re.I)
 # a threshold's cue inside its amount: "gpu_hours at or above 0.5", "≥ 0.5"
 _CUE_INSIDE = re.compile(r"at\s+least|at\s+or\s+above|≥|>=", re.I)
 _UNLESS = re.compile(r"[\s`*_]*(?:[\w-]+\s+){0,3}?(?:unless|except\s+(?:when|if|where)|until)\b",
                      re.I)
 _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+", re.I)
+
+
+# A width-1 phase written as a case: "width 1, 0.75 GPU-hours, axis 4: APPROVE", or a
+# table row under "| width | gpu_hours | axis size | verdict |"
+_CASE_WIDTH = re.compile(r"\bwidth[\s:=-]*(\d{1,2})\b", re.I)
+_CASE_HOURS = re.compile(r"(?:\bgpu[_ -]?hours\s*[:=]?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*"
+                         r"gpu[- ]?h(?:ours?|rs?)?\b)", re.I)
+_CASE_AXIS = re.compile(r"\baxis(?:\s+of)?(?:\s+size)?\s*[:=]?\s*(\d{1,4})\b|"
+                        r"\bsize\s*[:=]\s*(\d{1,4})\b", re.I)
+_CASE_VERDICT = re.compile(r"\b(?-i:(APPROVE|REVISE))\b|\b(passes|is\s+approved|is\s+fine|"
+                           r"(?:is|gets)\s+flagged|is\s+sent\s+back)\b", re.I)
+
+
+def _phase_case(reader: Reader) -> list[Prop]:
+    """A width-1 phase's numbers and the verdict the text gives it, checked by
+    running the critic's own rules on that phase."""
+    s = reader.s
+    raw = reader.unit_text[s.start:s.end]
+    values = _case_cells(reader, raw) if reader.table_header and "|" in raw else \
+        _case_line(raw)
+    if values is None:
+        return []
+    width, hours, axis, verdict = values
+    if width != 1:
+        return []  # a wide phase's verdict depends on its launch, which a case omits
+    at = s.start + verdict.start()
+    end = s.start + verdict.end()
+    if verdict.group(1) is None:
+        # "… passes", "… gets flagged": the verdict in words, with nothing to mend
+        said = "REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I) else "APPROVE"
+        return [Prop("phase-verdict", (hours, axis, said), False, at, end,
+                     "widening threshold")]
+    return [Prop("phase-verdict", (hours, axis, verdict.group(1)), False, at, end,
+                 "widening threshold", ((at, end, ""),))]
+
+
+def _case_line(raw: str) -> tuple[int, float, int, re.Match[str]] | None:
+    width, hours = _CASE_WIDTH.search(raw), _CASE_HOURS.search(raw)
+    axis, verdict = _CASE_AXIS.search(raw), _CASE_VERDICT.search(raw)
+    if not (width and hours and axis and verdict) or verdict.start() < max(
+            width.end(), hours.end(), axis.end()):
+        return None  # the verdict follows the phase it judges
+    return (int(width.group(1)), float(hours.group(1) or hours.group(2)),
+            int(axis.group(1) or axis.group(2)), verdict)
+
+
+def _case_cells(reader: Reader, raw: str) -> tuple[int, float, int, re.Match[str]] | None:
+    names = [c.strip(" `*_").lower() for c in reader.table_header.strip().strip("|").split("|")]
+    cells = raw.strip().strip("|").split("|")
+    if len(cells) != len(names):
+        return None
+    column = {}
+    for i, name in enumerate(names):
+        if re.fullmatch(r"width", name):
+            column["width"] = i
+        elif re.search(r"gpu[_ -]?hours?|gpu[- ]?h\b", name):
+            column["hours"] = i
+        elif re.search(r"\baxis\b|\bshards?\b", name):
+            column["axis"] = i
+        elif re.search(r"verdict|expected|result|outcome", name):
+            column["verdict"] = i
+    if len(column) != 4:
+        return None
+    number = re.compile(r"\s*[`*_]*(\d+(?:\.\d+)?)[`*_]*\s*$")
+    if _CASE_VERDICT.search(cells[column["verdict"]]) is None:
+        return None
+    width, hours, axis = (number.match(cells[column[k]]) for k in ("width", "hours", "axis"))
+    offset = raw.find(cells[column["verdict"]]) if raw.count(cells[column["verdict"]]) else -1
+    verdict = _CASE_VERDICT.search(raw, offset) if offset >= 0 else None
+    if not (width and hours and axis and verdict) or "." in axis.group(1) or \
+            "." in width.group(1):
+        return None
+    return int(width.group(1)), float(hours.group(1)), int(axis.group(1)), verdict
 
 
 # A launch's parallel sizes as flags ("--tensor-parallel-size 2 --data-parallel-size 2"),
@@ -362,7 +441,7 @@ def _busy_count(reader: Reader) -> list[Prop]:
     raw = reader.unit_text[s.start:s.end]
     flags = list(_SIZE_FLAG.finditer(raw))
     if not flags:
-        return []
+        return _counted_item(reader, raw)
     busy = next((m for m in _BUSY.finditer(raw) if m.start() > flags[-1].start()), None)
     if busy is None:
         return []
@@ -375,6 +454,26 @@ def _busy_count(reader: Reader) -> list[Prop]:
     at, end = s.start + busy.start(group), s.start + busy.end(group)
     negated = reader.negated_before(at, since=s.start + flags[-1].end())
     return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
+
+
+_MAPS_TO = re.compile(r"\s*(?:→|->|=>|:)\s*(\d{1,2})\b(?!\s*(?:h\b|hours?|gpu[- ]?h|%|x\b|×))",
+                      re.I)
+
+
+def _counted_item(reader: Reader, raw: str) -> list[Prop]:
+    """'Counting busy GPUs:' over '- `device_map="auto"` over 4 GPUs → 4': a count
+    of more than one GPU says the launch is parallel work, one says it is not."""
+    if not re.search(r"\bbusy\b", f"{reader.list_lead} {reader.table_header}", re.I):
+        return []
+    s = reader.s
+    launcher = next((t for t in s.tokens if t.kind == "launcher"), None)
+    if launcher is None:
+        return []
+    count = next((m for m in _MAPS_TO.finditer(raw, launcher.end - s.start)), None)
+    if count is None:
+        return []
+    return [Prop("parallel", (launcher.value, written(reader.unit_text, launcher)),
+                 int(count.group(1)) <= 1, launcher.start, launcher.end, "parallel work")]
 
 
 def _clause_end(reader: Reader, start: int) -> int:
@@ -440,6 +539,9 @@ _EITHER_CONDITION = re.compile(
     rf"\b(?:axis|shards?)\b[^.;]{{0,60}}?[,*_\s]{_OR}[*_]*\s+(?:if\s+)?[^.;]{{0,40}}?gpu[- ]?h|"
     rf"\bgpu[- ]?h[^.;]{{0,60}}?[,*_\s]{_OR}[*_]*\s+(?:if\s+)?[^.;]{{0,40}}?\b(?:axis|shards?)\b|"
     r"\beither\s+(?:condition|one)\s+(?:is\s+enough|suffices|will\s+do)", re.I)
+_EITHER_FAILS = re.compile(r"\b(?:either|any|one)\s+(?:of\s+the\s+)?(?:conditions?|one|"
+                           r"of\s+them)\s+(?:fails|is\s+(?:missing|not\s+met|false)|does\s*n[o'’]t\s+hold)",
+                           re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10,
                  "sixteen": 16}
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
@@ -513,8 +615,8 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
 
 # "Verdicts: APPROVE, REVISE, REJECT", "The critic has three verdicts: …"
 _VERDICT_LIST = re.compile(r"\bverdicts?\b[^.;]{0,30}?(?:[:=—–]|\bare\b|\binclude\b)\s*"
-                           r"(?P<names>`?(?-i:[A-Z]{4,})`?(?:\s*(?:,|/|\||\band\b|\bor\b)\s*"
-                           r"`?(?-i:[A-Z]{4,})`?)+)", re.I)
+                           r"(?P<names>`?(?-i:(?!VERDICT)[A-Z]{4,})`?(?:\s*(?:,|/|\||\band\b|"
+                           r"\bor\b)\s*`?(?-i:(?!VERDICT)[A-Z]{4,})`?)+)", re.I)
 _VERDICT_COUNT = re.compile(r"\b(?P<n>one|two|three|four|five|[1-5])\s+"
                             r"(?:possible\s+|different\s+)?verdicts\b", re.I)
 

@@ -353,7 +353,7 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
 
 _KEY_IN_LINE = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]{0,40})(\s*)[:=](?![:=])")
 # drawn flows and trees in a plain fence: "8x ---> 4x ---> 1x", "├─ STANDARD"
-_FLOW_ARROW = re.compile(r"(?<=\S)\s*(?:-{1,}>|={1,}>|→|⟶|⇒)\s*(?=\S)")
+_FLOW_ARROW = re.compile(r"(?<=\S)\s*(?:[-─━]{1,}>|={1,}>|[-─━]*(?:→|⟶|⇒|▶|►|➜|➔|⮕|⇨))\s*(?=\S)")
 _TREE_BRANCH = re.compile(r"\s*(?:[│|]\s*)*(?:├|└|\+|\|)[─—-]+\s*|\s*`--\s*")
 
 

@@ -141,9 +141,12 @@ _DESCRIBE = {
     "verdict-set": lambda p: (f"the critic has {p.args[0]} verdicts" if isinstance(p.args[0], int)
                               else f"the critic's verdicts are {', '.join(p.args)}"),
     "critic-threshold": lambda p: f"needlessly-narrow from {p.args[0]:g} GPU-hours",
-    "narrow-at": lambda p: f"a phase of {p.args[0]:g} GPU-hours is needlessly narrow",
+    "narrow-at": lambda p: (f"a phase of {'under ' if p.args[1:] else ''}{p.args[0]:g} "
+                           "GPU-hours is needlessly narrow"),
     "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
     "busy": lambda p: f"{p.args[0]} keeps {p.args[1]} GPUs busy",
+    "phase-verdict": lambda p: (f"a width-1 phase of {p.args[0]:g} GPU-hours with an axis of "
+                                f"{p.args[1]} gets {p.args[2]}"),
     "rung-order": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}"
                              f"{_term(p.args[1])} before {_term(p.args[2])} at one width"),
     "narrow-any": lambda p: "needlessly-narrow fires on either condition (axis or work)",
@@ -705,6 +708,10 @@ def _verdict(p: Prop, facts: Facts):
 def _narrow_at(p: Prop, facts: Facts):
     from critics.rules import DEFAULT_WIDEN_THRESHOLD
 
+    if p.args[1:] == ("under",):
+        # "a phase under V GPU-hours is (not) narrow": every such phase is below the
+        # threshold only when V is at most the threshold
+        return p.args[0] > DEFAULT_WIDEN_THRESHOLD, _narrow_needs(), ()
     return p.args[0] >= DEFAULT_WIDEN_THRESHOLD, _narrow_needs(), ()
 
 
@@ -775,6 +782,26 @@ def _family_short(facts: Facts, family: str) -> str:
     """'a2-ultragpu' for the family whose machine type is 'a2-ultragpu-{N}g'."""
     template = facts.config.families[family].machine_type_template
     return template.split("{", 1)[0].rstrip("-") or family
+
+
+def _phase_verdict(p: Prop, facts: Facts):
+    """The critic's own rules run on the width-1 phase the text describes."""
+    from critics.launch import analyze
+    from critics.rules import RULES, VERDICTS, Context
+    from router.section9 import Phase, ShardableAxis
+
+    hours, axis, verdict = p.args
+    intent = next((i for i in facts.intents if facts.min_width(i) <= 1), None)
+    if intent is None:
+        return None, "", ()
+    phase = Phase("example", intent, 1, hours, "python run.py",
+                  ShardableAxis("items", axis) if axis else None, 1)
+    ctx = Context(phase, analyze(phase.launch, 1), facts.config)
+    errors = [f for rule in RULES for f in rule.check(ctx) if f.severity == "error"]
+    approve, revise = VERDICTS
+    given = revise if errors else approve
+    return verdict == given, (f"the critic answers {given} for a width-1 phase of {hours:g} "
+                              f"GPU-hours with an axis of {axis}"), _replace(p, given)
 
 
 def _busy(p: Prop, facts: Facts):
@@ -848,6 +875,7 @@ _JUDGES = {
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "narrow-at": _narrow_at,
     "parallel": _parallel, "busy": _busy, "rung-order": _rung_order,
+    "phase-verdict": _phase_verdict,
     "narrow-width": _narrow_width, "narrow-any": _narrow_any,
     "axis-min": _axis_min,
 }

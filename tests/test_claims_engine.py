@@ -1747,6 +1747,33 @@ CRITIC_PARALLEL = [
     ("vLLM with `--tensor-parallel-size 2 --data-parallel-size 2` keeps 4 GPUs busy.", False),
     ("`-tp 4 -pp 2` is eight busy GPUs.", False),
     ("`device_map=auto` over four GPUs counts as four busy GPUs.", True),
+    # a list of launches and the GPUs each keeps busy
+    ("Counting busy GPUs:\n- `torchrun --nproc_per_node 4` → 4\n"
+     "- `device_map=\"auto\"` spread over 4 GPUs → 4", True),
+    ("Counting busy GPUs:\n- `torchrun --nproc_per_node 4` → 4\n"
+     "- `device_map=\"auto\"` spread over 4 GPUs → 1", False),
+    # one process per GPU is parallel work
+    ("✅ `parallel -j {width} python run_shard.py ::: $(seq 0 7)` — one process per GPU, "
+     "counts.", False),
+    ("Under-saturation only gets a warning line, like oversubscription does.", True),
+    ("Under-saturation is a REVISE; oversubscription only gets a warning.", False),
+    ("Output exactly one line `VERDICT: APPROVE` or `VERDICT: REVISE`, then the reasons.",
+     False),
+    # "if either condition fails" needs both; "less than N GPU-hours" is a bound
+    ("If either condition fails (the axis has fewer than 2 entries, or the phase has less "
+     "than 1 GPU-hour of work), width 1 stands and there is no needlessly-narrow finding.",
+     False),
+    ("A width-1 phase with less than 2 GPU-hours of work is not needlessly narrow.", True),
+    # a width-1 phase written as a case, judged by the critic's own rules
+    ("- width 1, 1.0 GPU-hours, axis 8: APPROVE, it sits at the threshold.", True),
+    ("- width 1, 1.0 GPU-hours, axis 8: REVISE, needlessly-narrow.", False),
+    ("- width 1, 0.75 GPU-hours, axis 4: APPROVE, under the bar.", False),
+    ("| width | gpu_hours | axis size | verdict |\n| --- | --- | --- | --- |\n"
+     "| 1 | 1.5 | 2 | APPROVE (two shards is not worth it) |", True),
+    ("| width | gpu_hours | axis size | verdict |\n| --- | --- | --- | --- |\n"
+     "| 1 | 4 | 1 | APPROVE (nothing to split) |", False),
+    ("A width-1 phase at `gpu_hours: 1.0` with an axis of 4 passes.", True),
+    ("A width-1 phase at `gpu_hours: 0.5` with an axis of 4 passes.", False),
 ]
 
 
@@ -1886,6 +1913,57 @@ STRUCTURED = [
      "(`a2-ultragpu`): faster cards, same price class.", [1]),
     ("The router halves to 4× and, on a miss there, drops straight to 1×.", [1]),
     ("Auto width caps at 4× unless you opt in.", [1]),
+    # a drawn flow with box-drawing arrows, under a lead-in about dispatch
+    ("Rough picture of an 8x dispatch:\n```\ngcp 8x ──▶ slurm campus-a100 ──▶ gcp 4x ──▶ "
+     "gcp 2x ──▶ gcp 1x\n```", [3]),
+    ("Rough picture of an 8x dispatch:\n```\ngcp 8x ──▶ gcp 4x ──▶ gcp 2x ──▶ gcp 1x ──▶ "
+     "campus-a100\n```", []),
+    ("The SLURM lanes kick in as soon as GCP's 8× rung comes back empty.", [1]),
+    # a note in a cell after its value
+    ("| lane | partition | max width |\n|---|---|---|\n| campus-a100 | `gpu` | 8 |\n"
+     "| campus-preempt | `preempt` | 8 (same nodes as gpu) |", [4]),
+    ("| lane | partition | max width |\n|---|---|---|\n| campus-a100 | `gpu` | 8 |\n"
+     "| campus-preempt | `preempt` (spot-like) | 4 (smaller nodes) |", []),
+    # a worked job written as "N h requested at W×"
+    ("Worked example — 3 h requested at 8×:\n- 8×: 3 h → short, SPOT first\n"
+     "- 4×: 6 h → still short, SPOT first", [3]),
+    ("Worked example — 3 h requested at 8×:\n- 8×: 3 h → short, SPOT first\n"
+     "- 4×: 6 h → long, FLEX_START first", []),
+    # "no" quantifying the subject denies the predicate
+    ("It reached campus-a100 only after every GCP rung missed. No job starts on SLURM.", []),
+    ("No job ever starts on GCP.", [1]),
+    # a lane's time after "after its" is a wait, not an order
+    ("Both campus lanes timed out (campus-a100 after its 30 minutes, campus-preempt after "
+     "its 120) before RunPod was tried.", []),
+    # a duration that modifies a lane is that lane's wait
+    ("The campus cluster has two lanes, and the one with the shorter wait goes first: the "
+     "30-minute lane, then the two-hour preempt lane.", []),
+    ("The campus cluster has two lanes, and the one with the shorter wait goes first: the "
+     "30-minute lane, then the one-hour preempt lane.", [1]),
+    # a negation in a sentence that names no ladder entity
+    ("The threshold is not checked only at the width you requested. It is 4 h at whichever "
+     "width the router is trying.", []),
+    ("The threshold is checked only at the width you requested. It is 4 h there.", [1]),
+    ("The router measures length in GPU-hours, not wall-clock, so the lead is the same at "
+     "every width.", [1]),
+    # a cue that opens its clause takes no subject from before the joint
+    ("The 70b eval needs two GPUs, so after the 2× rungs miss it goes on to the campus "
+     "lanes.", []),
+    ("RunPod needs a card, so after the SLURM lanes miss it goes on to the 2× rungs.", [1]),
+    # a numbered item that chains its own terms ends on its last one
+    ("Worked example:\n\n1. 2×: 4 h, long.\n2. `campus-a100`, then `campus-preempt`.\n"
+     "3. RunPod last.", []),
+    ("Worked example:\n\n1. 2×: 4 h, long.\n2. `campus-a100`, then `campus-preempt`.\n"
+     "3. RunPod last.\n4. `campus-a100` again.", [6]),
+    # "twice as long" compares; it names no class
+    ("The router works out how long the phase takes at each width, twice as long on four "
+     "GPUs as on eight, and leads with preemptible if it's under four hours there.", []),
+    ("A 3 h job at 4× counts as long.", [1]),
+    ("Only one of them is on-demand, and it is the A100.", []),
+    ("Credits first, the free campus cluster second, real dollars last.", []),
+    ("DWS requests longer than 24 h are rejected, so long jobs get FLEX_START only where "
+     "they fit in a day.", [1]),
+    ("```toml\n[runpod]\nafter = \"slurm\"\n```", []),
 ]
 
 

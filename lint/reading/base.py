@@ -43,6 +43,10 @@ _NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+)?(?:(?:its|their|the)\s+
                             r"(?:is|are)\b|(?:leads?|go(?:es)?|starts?|falls?|moves?|opens?|uses?|"
                             r"tries|try|gets?)\b)", re.I)
 # "…admits 4 GPUs at most"
+# "No job starts on SLURM": "no" quantifying the clause's subject denies its predicate
+_NO_SUBJECT = re.compile(r"\s+(?:\w+\s+)?(?:jobs?|requests?|phases?|runs?|dispatch(?:es)?)\s+"
+                         r"(?:ever\s+)?(?:starts?|begins?|opens?|leads?|goes|lands?|is|are|gets?|"
+                         r"skips?|uses?|tries|reaches|runs)\b", re.I)
 _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b", re.I)
 
 
@@ -139,9 +143,13 @@ class ReaderBase:
         for t in self.tokens:
             if t.kind == "neg" and floor <= t.start < position:
                 word = self.unit_text[t.start:t.end].lower()
-                if word == "no" and (not self._no_negates(t) or _NEW_PREDICATE.search(
-                        self.unit_text[t.end:position])):
-                    continue  # "…gets no FLEX_START rung and leads with STANDARD": its noun only
+                if word == "no":
+                    if _NO_SUBJECT.match(self.unit_text, t.end) and \
+                            not self.unit_text[floor:t.start].strip(" \n\t*_`"):
+                        return True  # "No job starts on SLURM": the subject's quantifier
+                    if not self._no_negates(t) or _NEW_PREDICATE.search(
+                            self.unit_text[t.end:position]):
+                        continue  # "…gets no FLEX_START rung and leads with STANDARD": its noun
                 if word in ("without", "skip", "avoid") and t.start > floor + 40:
                     continue
                 if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):

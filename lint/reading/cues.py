@@ -38,12 +38,12 @@ KEY_WORDS = re.compile(r"^\W{0,4}(?!(?-i:[A-Z0-9_]+)\b)[a-z0-9]+(?:_[a-z0-9]+)+"
 # the readers that take the new value as today's
 CHANGE_VERBS = (r"(?:raised|lowered|bumped|increased|decreased|changed|moved|cut|dropped|"
                 r"extended|shortened|reduced)")
-ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)")
-STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|»|(?<=\s)>(?=\s)"
+ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|▶|►|⇨|⮕|»|(?<=\s)>(?=\s)")
+STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|▶|►|⇨|⮕|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"
                           r"\bfall(?:s|ing)?\s+(?:straight\s+)?back\s+to|\bdrops?\s+to|"
                           r"\bdegrades?\s+to|\bretries\s+at|\bsteps?\s+down\s+to", re.I)
-ADJACENT = re.compile(r"→|->|=>|⟶|⇒|➜|➔|\bthen\b|\bnext\b|straight|directly|immediately|"
+ADJACENT = re.compile(r"→|->|=>|⟶|⇒|➜|➔|▶|►|⇨|⮕|\bthen\b|\bnext\b|straight|directly|immediately|"
                        r"\bfalls?\s+back\s+to|\bretries\s+at|\bfollowed\s+by", re.I)
 FILLER = re.compile(
     r"\b(?:the|a|an|and|or|lanes?|rungs?|machines?|vms?|on|capacity|misses|miss|at|widths?|"
@@ -54,7 +54,7 @@ FILLER = re.compile(
     r"preempt|lane|queue|as|s|own|family|families|rung|types?|\d+|gpu|requests?|"
     r"narrower|wider|smaller|router|dispatch(?:er)?|we|job|jobs|sends?|moves?|"
     r"steps?|retries|retry|tries|falls|there|halv(?:es|ing|e)|[a-z]\))\b"
-    r"|[,:()/\[\]→>\-–—=⟶⇒➜➔»+&|]|\s", re.I)
+    r"|[,:()/\[\]→>\-–—=⟶⇒➜➔▶►⇨⮕─━»+&|]|\s", re.I)
 PRICE = re.compile(r"\$\s?\d|\d\s?(?:usd|eur)\b|/h(?:ou)?r\b|per\s+hour\b", re.I)
 PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|accept\w*|available|never|"
                         r"no|not|"

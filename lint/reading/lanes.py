@@ -119,6 +119,9 @@ _POD_FIRST_AFTER = re.compile(r"[`*_]*\s*(?:\(\s*)?(?:first|is\s+first|comes\s+f
                               r"leads)\b", re.I)
 
 
+_CELL_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
+
+
 class LaneReading(ReaderBase):
     # -- how many SLURM lanes the ladder has ------------------------------------------
 
@@ -307,19 +310,23 @@ class LaneReading(ReaderBase):
             at = start + width.start("n")
             self.add("lane-max-width", (name, _number(width.group("n"))), at,
                      at + len(width.group("n")), negated, topic="SLURM lanes")
-        self._lane_wait(name, start, end)
+        self._lane_wait(lane, start, end)
 
-    def _lane_wait(self, name: str, start: int, end: int) -> None:
+    def _lane_wait(self, lane: TermTok, start: int, end: int) -> None:
+        name = lane.term[1]
         cue = _WAIT_CUE.search(self.text(start, end))
         if cue is None or _TYPICAL_WAIT.search(self.text(max(start, start + cue.start() - 30),
                                                          start + cue.start())):
             return  # "a mean queue wait of 90 min" is what a queue does, not the lane's limit
         at = start + cue.start()
         durations = [d for d in self.tokens if d.kind == "duration" and start <= d.start < end]
-        # the duration nearest the cue, on either side ("waits 30 min", "30 min max wait")
-        near = sorted(durations, key=lambda d: abs(d.start - at))[:1]
+        # the duration nearest the cue, on either side ("waits 30 min", "30 min max wait"),
+        # unless one is the lane's own modifier ("the two-hour preempt lane")
+        own = [d for d in durations if d.end <= lane.start and
+               not self.text(d.end, lane.start).strip(" `*_")]
+        near = own[-1:] or sorted(durations, key=lambda d: abs(d.start - at))[:1]
         for d in near:
-            if abs(d.start - at) > 40:
+            if abs(d.start - at) > 40 and d not in own:
                 continue
             self.add("lane-wait", (name, round(d.value * 60, 3)), d.start, d.end,
                      self.negated_before(d.start), topic="SLURM lanes")
@@ -345,6 +352,8 @@ class LaneReading(ReaderBase):
             if not value:
                 continue
             here = at + cell.find(value)
+            # "8 (same nodes as gpu)": a note on the value, after it
+            value = _CELL_NOTE.sub("", value).strip(" `*_") or value
             if re.fullmatch(r"partition", title):
                 if re.fullmatch(r"[A-Za-z][\w.-]*", value):
                     self.add("lane-partition", (name, value), here, here + len(value),

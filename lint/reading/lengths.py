@@ -513,7 +513,8 @@ class LengthReading(ReaderBase):
         # "Half a day on 8 GPUs becomes 96 h on one GPU", "18 h at 8× degraded to 1×":
         # a length written at a width is a job, outside a table row
         at_width = "|" not in self.s.text and any(
-            re.fullmatch(r"\s+(?:at|on|across)\s+(?:an?\s+)?", self.text(d.end, w.start), re.I)
+            re.fullmatch(r"\s+(?:(?:requested|asked\s+for|dispatched|submitted)\s+)?"
+                         r"(?:at|on|across)\s+(?:an?\s+)?", self.text(d.end, w.start), re.I)
             for d in durations[:1] for w in widths if w.start > d.end)
         if not widths or not (at_width or re.search(
                 r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|work(?:loads?)?|tasks?|"
@@ -912,7 +913,8 @@ class LengthReading(ReaderBase):
             excluded = self.negated_before(fl[0].start, since=d.end) if fl[0].start > d.end \
                 else False
             excluded = excluded or bool(re.search(
-                r"\btoo\s+long\s+for\b|\b(?:skips?|drops?|dropped|loses?|omit\w*|removed?)\b|"
+                r"\btoo\s+long\s+for\b|\b(?:skips?|drops?|dropped|loses?|omit\w*|removed?|"
+                r"rejected|refused|denied|declined|turned\s+away)\b|"
                 r"\bnot\s+(?:offered|eligible|allowed)|\bno\s+longer\s+(?:offered|eligible)|"
                 r"\bleaves?\s+(?:\S+\s+){0,2}?(?:out|off)\b",
                 self.unit_text[d.end:self.s.end], re.I))

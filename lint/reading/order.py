@@ -36,6 +36,9 @@ _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only
                             r"goes|go|gets?|sits?|follows?|runs?|takes?|waits?|stays?|must|should|"
                             r"will|can|may)\b", re.I)
 
+_OPENS_CLAUSE = re.compile(r"[\s*_`,]*(?:so|and|but|then|thus|hence)\b[\s,]*", re.I)
+# every wording of _NOT_TRIED and _NEVER_USES holds one of these
+_NOT_TRIED_CUE = re.compile(r"\bnever\b|\bnot\b|n[’']t\b|\bno\s+longer\b|\bskips\b", re.I)
 _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
 # "preferred over every other backend except the SLURM lanes": what follows an
 # exception is outside the cue's objects
@@ -51,8 +54,9 @@ _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 # rungs miss", "a capacity miss on the 2× rungs is enough to send it to RunPod"
 _RIGHT_AFTER = re.compile(r"\b(?:right|immediately|straight|directly)\s+after\b|"
                           r"\bas\s+soon\s+as\b|\bthe\s+moment\b", re.I)
-_MISSES = re.compile(r"\b(?:miss(?:es|ed)?|fails?|failed|(?:is|are)\s+(?:full|busy|gone|dry)|"
-                     r"runs?\s+(?:out|dry))\b", re.I)
+_MISSES = re.compile(r"\b(?:miss(?:es|ed)?|fails?|failed|(?:is|are)\s+(?:full|busy|gone|dry|empty)|"
+                     r"runs?\s+(?:out|dry)|comes?\s+(?:back\s+)?(?:empty|up\s+empty|"
+                     r"back\s+with\s+nothing)|(?:is|are)\s+sold\s+out|stocks?\s+out)\b", re.I)
 _MISS_ON = re.compile(r"\bmiss(?:es)?\s+(?:on|at)\s+(?P<what>[^,;.]{1,40}?)\s+(?:is\s+enough\s+to|"
                       r"will|sends?|moves?|pushes?|bumps?)\b", re.I)
 # a verb of trying between "first" and what is tried
@@ -65,7 +69,10 @@ _TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks
 # "after half an hour", "before 30 min", "after a few minutes": a time
 _TIME_AFTER = re.compile(r"\s+(?:(?:about|roughly|around|only|just)\s+)?(?:an?\s+|half\s+an?\s+|"
                          r"\d+(?:\.\d+)?\s*|a\s+few\s+|(?:one|two|three|five|ten|thirty)\s+)"
-                         r"(?:hours?|h\b|hrs?|minutes?|mins?|seconds?|days?|weeks?)", re.I)
+                         r"(?:hours?|h\b|hrs?|minutes?|mins?|seconds?|days?|weeks?)|"
+                         # "campus-a100 after its 30 minutes, campus-preempt after its 120"
+                         r"\s+(?:its|their|the)\s+(?:\w+\s+)?\d+(?:\.\d+)?\b(?!\s*[×x]|-?\s*gpu)",
+                         re.I)
 # "X and Y", "X, Y", "X or Y" as one group
 _JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*", re.I)
 
@@ -248,8 +255,11 @@ class OrderReading(ReaderBase):
             return
         first_cue = cues[0]
         floor = self.clause_start(first_cue.start)
-        subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start] or \
-            [t for t in ords if t.end <= first_cue.start]
+        subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start]
+        if not subjects and not _OPENS_CLAUSE.fullmatch(self.text(floor, first_cue.start)):
+            # (", so after the 2× rungs miss it goes on to …" opens its clause with the
+            # cue: what came before the joint is not its subject)
+            subjects = [t for t in ords if t.end <= first_cue.start]
         if not subjects:
             # "Once GCP runs out, the paid cloud is preferred over the campus cluster":
             # a leading cue, then the cues after it read on their own
@@ -501,8 +511,8 @@ class OrderReading(ReaderBase):
     def read_never_tried(self) -> None:
         """A rung the text takes off the ladder altogether. Conditions, orders
         and intents make it a different claim, read elsewhere or not at all."""
-        if not self.s.context or self.procedural:
-            return
+        if not self.s.context or self.procedural or not _NOT_TRIED_CUE.search(self.s.text):
+            return  # (both shapes need one of these words)
         if any(t.kind in ("intent", "model", "length") for t in self.tokens):
             return
         ords = [t for t in self.terms if orderable(t.term)]
@@ -835,6 +845,10 @@ class OrderReading(ReaderBase):
             target = self._attach(cue, word)
             if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
                 continue
+            if target.start > cue.start and any(
+                    t.kind in ("first", "second", "last") and t is not cue and
+                    0 <= t.start - target.end <= 3 for t in self.tokens):
+                continue  # "Credits first, the campus cluster second": it has its own
             if pods and target.term[0] == "family":
                 continue  # "asks RunPod for H100 first: NVIDIA H100 80GB HBM3, …": a pod's chip
             if target.term[0] == "width" and not self._own_width_context() and not re.search(

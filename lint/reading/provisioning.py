@@ -141,7 +141,9 @@ class ProvisioningReading(ReaderBase):
             if fam_tok.term[0] == "rung" and fam_tok.term[1][2]:
                 names = [fam_tok.term[1][2], *[n for n in names if n != fam_tok.term[1][2]]]
             seg_text = self.text(seg_start, seg_end)
-            only = re.search(r"(?<![\w])only\b|\bexclusively\b|\bsolely\b|\bjust\b", seg_text, re.I)
+            # ("only one of them is on-demand" counts rungs; it makes no model the only one)
+            only = re.search(r"(?:(?<![\w])only|\bjust)\b(?!\s+(?:one|a\s+single|two)\b)|"
+                             r"\bexclusively\b|\bsolely\b", seg_text, re.I)
             if not names and (coordinated or re.search(
                     r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b|\btoo\b|\balso\b|as\s+well",
                     seg_text, re.I)):

@@ -106,7 +106,19 @@ def about_scaling(text: str) -> bool:
     return bool(_TOPIC.search(text)) and bool(_WIDTH_CHANGE.search(text))
 
 
+# (", not wall-clock," contrasts a noun; it denies nothing)
+_NEGATION_TEXT = re.compile(r"(?<![,;(]\s)\b(?:not|never|no\s+longer|cannot)\b|n[’']t\b", re.I)
+
+
 class ScalingReading(ReaderBase):
+    def _negated(self, position: int) -> bool:
+        """A negation before `position` in its clause. A sentence that names no
+        ladder entity has no cue tokens ("The threshold is not checked only at the
+        width you requested."), so its clause is looked at as text."""
+        if any(t.entity for t in self.tokens):
+            return self.negated_before(position)
+        return bool(_NEGATION_TEXT.search(self.text(self.clause_start(position), position)))
+
     def read_scaling(self) -> None:
         text = self.s.text
         if not _WIDTH_CHANGE.search(text) and not _WIDTH_CHANGE.search(self.heading):
@@ -126,14 +138,14 @@ class ScalingReading(ReaderBase):
             start, end = self._at(m)
             # "It is not true that length doesn't change" is rare; a negation
             # before the subject in the same clause flips it
-            self.add("scaling", ("length-fixed",), start, end, self.negated_before(start),
+            self.add("scaling", ("length-fixed",), start, end, self._negated(start),
                      topic="length at a degraded width")
             return
         for pattern in (_LENGTH_SAME, _SAME_JOB):
             m = pattern.search(text)
             if m:
                 start, end = self._at(m)
-                negated = bool(m.group("neg")) or self.negated_before(start)
+                negated = bool(m.group("neg")) or self._negated(start)
                 self.add("scaling", ("length-fixed",), start, end, negated,
                          topic="length at a degraded width")
                 return
@@ -143,7 +155,7 @@ class ScalingReading(ReaderBase):
         unless given."""
         start, end = self._at(m)
         self.add("scaling", ("class-fixed",), start, end,
-                 self.negated_before(start) if negated is None else negated,
+                 self._negated(start) if negated is None else negated,
                  topic="length class at a degraded width")
 
     def _class_fixed(self, text: str) -> None:
@@ -151,7 +163,7 @@ class ScalingReading(ReaderBase):
             m = pattern.search(text)
             if m and not _RECOUNTED.search(m.group(0)):
                 self._add_class_fixed(m, bool(m.group("neg")) or
-                                      self.negated_before(self.s.start + m.start()))
+                                      self._negated(self.s.start + m.start()))
                 return
         m = _CLASS_NOT_CHANGING.search(text)
         if m:
@@ -185,7 +197,7 @@ class ScalingReading(ReaderBase):
             # "halving the width doubles it" states the inverse law: the claim, denied
             inverse = halves_width != length_down
             self.add("scaling", ("same-direction",), start, end,
-                     negated=inverse != self.negated_before(start),
+                     negated=inverse != self._negated(start),
                      topic="length at a degraded width")
             return
         m = _FORMULA.search(text)

@@ -40,6 +40,14 @@ def bare_width_list(text: str, heading: str) -> bool:
     return _bare_list(text, heading) is not None
 
 _WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8}
+_DIGIT = re.compile(r"\d")
+# "allowed widths are 1, 2, 4, 6 and 8", "`width`: must be one of 1, 2, 4, 6, 8"
+_LISTED = re.compile(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?(?:\s*:)?"
+                     r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
+                     r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for|from|among)\s*"
+                     r"[\[{(]?"
+                     r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
+                     r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", re.I)
 _MIN_WIDTHS_LEAD = re.compile(r"\bmin(?:imum)?[\s_-]*widths?\b", re.I)
 
 
@@ -348,17 +356,15 @@ class WidthReading(ReaderBase):
 
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
+        if not _DIGIT.search(self.s.text) and not any(
+                self._term_width(t) is not None for t in self.terms):
+            return  # every shape below needs a number or a width
         bare = _bare_list(self.s.text, self.heading)
         if self.procedural or not (bare or self._own_width_context()):
             return
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
         # ("`width`: must be one of 1, 2, 4, 6, 8": a field's key, then its rule)
-        listed = re.search(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?(?:\s*:)?"
-                           r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
-                           r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for|from|among)\s*"
-                           r"[\[{(]?"
-                           r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
-                           r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", self.s.text, re.I)
+        listed = _LISTED.search(self.s.text) if "width" in self.s.text.lower() else None
         if not listed and bare:
             listed = bare  # "### Allowed widths" over "1, 2, 4, 8 and 16 GPUs."
         if not listed and re.search(r"\bwidths?\b", self.table_header, re.I):
