@@ -556,7 +556,11 @@ class Engine:
             terms = [t for t in all_terms if reading.orderable(t.term)]
             named = [t for t in all_terms if t.term[0] == "model"]
             if rank is None or not (terms or named) or r.sentence.history or \
-                    r.sentence.question or r.sentence.procedural:
+                    r.sentence.question or r.sentence.procedural or any(
+                        t.kind in ("duration", "gpuhours") and
+                        (not terms or t.end <= terms[0].start) for t in r.sentence.tokens):
+                # ("First, 24 h at 8x is 192 GPU-hours. Next, at 1x …" are the steps of
+                # a worked example, not rungs in order)
                 flush()
                 continue
             if rank == 0 and (chain or models):

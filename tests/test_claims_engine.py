@@ -1964,6 +1964,14 @@ STRUCTURED = [
     ("DWS requests longer than 24 h are rejected, so long jobs get FLEX_START only where "
      "they fit in a day.", [1]),
     ("```toml\n[runpod]\nafter = \"slurm\"\n```", []),
+    # a limit the lengths are compared with is no length
+    ("A 10 h job at 4x is 20 h at 2x and 40 h at 1x. It is long at every width, and since "
+     "every one of those lengths fits 168 h, FLEX_START leads at each.", []),
+    # the steps of a worked example are not rungs in order
+    ("First, 24 h at 8x is 192 GPU-hours. Next, at 1x the same work takes 192 h.", []),
+    # one width for every intent but the one in brackets
+    ("- min width: 1, except `eval-70b` (2)", []),
+    ("- min width: 1, except `eval-70b` (1)", [1]),
 ]
 
 

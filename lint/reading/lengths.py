@@ -108,6 +108,10 @@ _THERE = re.compile(r"[`*_]*\s+(?:(?:leads?|goes|comes|is|are|runs?)\s+)?(?:firs
 # between a worked job and its class word: "4 h at 4×, which is long", "four hours
 # — that's long", "6 h at 1× and is long"
 # "short at 4× but not at 2×": a class, its width, and the width it is denied at
+_FITS_BEFORE = re.compile(r"\b(?:fits?|fitting)\s+(?:in\s+|into\s+|within\s+|under\s+)?"
+                          r"(?:the\s+)?$", re.I)
+_LIMIT_AFTER = re.compile(r"[\s`*_]*(?:\([^)]*\)\s*)?(?:flex[\w-]*\s+)?(?:limit|max(?:imum)?|cap|"
+                          r"ceiling|threshold|cut-?off)\b", re.I)
 _AT_WIDTH_GAP = re.compile(r"[\s*_`]+(?:at|on)\s+(?:the\s+)?", re.I)
 _ELIDED_NOT = re.compile(r"[\s*_`]*,?\s*(?:(?:but|and|yet)\s+)?(?:not|never)\s+(?:at|on)\s+"
                          r"(?:the\s+)?", re.I)
@@ -633,8 +637,7 @@ class LengthReading(ReaderBase):
                 break  # "…, but a 30-minute one is not": another job, not this one's length
             if later and d2.start > later[0].start:
                 at = at_width(d2.start, d2.end)
-                if re.search(r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[
-                        d2.end:d2.end + 25], re.I):
+                if self._names_limit(d2):
                     continue  # "past the 168 h FLEX_START limit" names the limit
                 if re.search(r"\b(?:caps?|capped|limits?|limited|max(?:imum)?|ceiling|"
                              r"tops?\s+out)\b(?:\s+(?!at\b|to\b|of\b)[\w-]+){0,3}\s+(?:at|to|of)\s+$",
@@ -662,6 +665,16 @@ class LengthReading(ReaderBase):
             return None
         return after[1] if _ELIDED_NOT.fullmatch(self.text(after[0].end, after[1].start)) \
             else None
+
+    def _names_limit(self, d: Token, tight: bool = False) -> bool:
+        """'the 168 h flex-start limit', 'every one of those lengths fits 168 h': the
+        duration is a limit the lengths are compared with, not a length. `tight`:
+        only a limit word right after it counts ("1×: 6 h, long, FLEX_START first"
+        names a model, not a limit)."""
+        after = _LIMIT_AFTER.match(self.unit_text, d.end) if tight else re.search(
+            r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[d.end:d.end + 25], re.I)
+        return bool(after or _FITS_BEFORE.search(
+            self.unit_text[max(self.s.start, d.start - 24):d.start]))
 
     def _too_long_for(self, m: TermTok) -> bool:
         """'runs 20 h, which is too long for FLEX_START'."""
@@ -755,7 +768,7 @@ class LengthReading(ReaderBase):
                          self.negated_before(m.start), topic="derived length")
                 read = True
             for d in (d for d in durations if w.end <= d.start < stop and
-                      self._comparator(d) is None):
+                      self._comparator(d) is None and not self._names_limit(d, tight=True)):
                 self.add("consequence", (hours, width0, at, "length", d.value), d.start, d.end,
                          self.negated_before(d.start), topic="derived length",
                          fix=(self._fix_span(d),))

@@ -41,6 +41,9 @@ def bare_width_list(text: str, heading: str) -> bool:
 
 _WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8}
 _DIGIT = re.compile(r"\d")
+_EXCEPT_INTENT = re.compile(r"(?P<n>\d)\b\s*,?\s*(?:except|but|other\s+than|save\s+for)\s+"
+                            r"(?:for\s+)?[`*_]*(?P<intent>[\w.-]+)[`*_]*\s*\(\s*(?P<m>\d)\s*\)",
+                            re.I)
 # "allowed widths are 1, 2, 4, 6 and 8", "`width`: must be one of 1, 2, 4, 6, 8"
 _LISTED = re.compile(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list))?(?:\s*:)?"
                      r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
@@ -118,6 +121,8 @@ class WidthReading(ReaderBase):
                      fix=((w.start, w.end, self.text(w.start, w.end)),))
 
     def read_min_width(self) -> None:
+        if self._min_with_exception():
+            return
         named, every = self.kinds("intent"), self._every_intent()
         if named and not every:
             # "You have access to four intents. All of them except `eval-70b` can run
@@ -251,6 +256,21 @@ class WidthReading(ReaderBase):
         for it, width, start, end in found:
             self.add("min-width", (it.value, width), start, end, False, topic="minimum width",
                      fix=((start, end, ""),))
+        return True
+
+    def _min_with_exception(self) -> bool:
+        """'min width: 1, except `eval-70b` (2)': one width for every intent but the
+        one named, which has its own in brackets."""
+        m = _EXCEPT_INTENT.search(self.s.text)
+        if m is None or m["intent"].lower() not in self.facts.intents or \
+                not MIN_CUE.search(self.s.text[:m.start()]):
+            return False
+        excepted = m["intent"].lower()
+        for intent, group in [(i, "n") for i in self.facts.intents if i != excepted] + \
+                [(excepted, "m")]:
+            at = self.s.start + m.start(group)
+            self.add("min-width", (intent, int(m[group])), at, at + 1, topic="minimum width",
+                     fix=((at, at + 1, ""),))
         return True
 
     def read_direction(self) -> None:
