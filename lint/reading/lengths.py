@@ -105,13 +105,14 @@ _ENDED_AFTER = re.compile(r"\b(?:stopped|terminated|killed|deleted|reclaimed|pre
 
 _THERE = re.compile(r"[`*_]*\s+(?:(?:leads?|goes|comes|is|are|runs?)\s+)?(?:first\s+)?there\b",
                     re.I)
-# between a worked job and its class word: "4 h at 4×, which is long", "four hours
-# — that's long", "6 h at 1× and is long"
-# "short at 4× but not at 2×": a class, its width, and the width it is denied at
+# a limit a length is compared with: "fits 168 h", "the 168 h flex-start limit"
 _FITS_BEFORE = re.compile(r"\b(?:fits?|fitting)\s+(?:in\s+|into\s+|within\s+|under\s+)?"
                           r"(?:the\s+)?$", re.I)
 _LIMIT_AFTER = re.compile(r"[\s`*_]*(?:\([^)]*\)\s*)?(?:flex[\w-]*\s+)?(?:limit|max(?:imum)?|cap|"
                           r"ceiling|threshold|cut-?off)\b", re.I)
+# between a worked job and its class word: "4 h at 4×, which is long", "four hours
+# — that's long", "6 h at 1× and is long"
+# "short at 4× but not at 2×": a class, its width, and the width it is denied at
 _AT_WIDTH_GAP = re.compile(r"[\s*_`]+(?:at|on)\s+(?:the\s+)?", re.I)
 _ELIDED_NOT = re.compile(r"[\s*_`]*,?\s*(?:(?:but|and|yet)\s+)?(?:not|never)\s+(?:at|on)\s+"
                          r"(?:the\s+)?", re.I)
