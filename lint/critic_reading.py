@@ -144,7 +144,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if verdict and rule.start >= unit.lead and (unit.list_id or (len(rules) == 1 and
                             re.match(r"\W*$", reader.text(s.start, rule.start)) and
                             _DEFINES.match(reader.unit_text, rule.end) and
-                            written(reader.unit_text, rule).lower() == rule.value)):
+                            written(reader.unit_text, rule).lower() == rule.value)) and \
+                    not re.search(r"(?:→|->|=>)\s*[`*_]*$", reader.text(s.start, rule.start)):
+                # ("…leaves half the GPUs idle → under-saturated" names an example's
+                # outcome, not the rule the section classifies)
                 heading_props.append(Prop("verdict", (rule.value, verdict), False, rule.start,
                                           rule.end, "critic verdict"))
         if len(rules) > 1 and len({v.kind for v in verdicts}) > 1:
@@ -177,8 +180,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             example = None  # "… at exactly 1.0 GPU-hour is fine: needlessly-narrow needs …"
         exactly = re.search(r"\bexactly\s+$",
                             reader.unit_text[max(s.start, gh.start - 12):gh.start], re.I)
-        if approved and not example and (exactly or (not cued and _ONE_PHASE.match(
-                reader.text(reader.clause_start(gh.start), gh.start)))):
+        # "Same phase at 0.9 GPU-hours → fine": an arrow to the approval, with no
+        # other condition in the sentence that could be what lets it through
+        arrowed = approved is not None and approved.group(0).lstrip().startswith(
+            ("→", "->", "=>")) and not _OTHER_CONDITIONS_NAMED.search(s.text)
+        if approved and not example and (exactly or arrowed or (
+                not cued and _ONE_PHASE.match(
+                    reader.text(reader.clause_start(gh.start), gh.start)))):
             # ("Exactly 1.0 GPU-hour passes": the edge case, an example too)
             # "a width-1 phase with a 2-way axis and 1.0 GPU-hours is approved": an
             # example the rule lets through
@@ -297,6 +305,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "X is not parallel" or, cue first, "does not run in parallel: X, Y"
             negated = reader.negated_before(cue, since=launcher.end) if cue > launcher.end \
                 else reader.negated_before(cue + 1, since=reader._main_start())
+            if cue < launcher.start and _BUT_NOT.search(reader.unit_text, cue,
+                                                        launcher.start):
+                negated = True  # "Two things that look parallel but are not: X, and Y"
             if cue > launcher.end and _COUNT_AS.search(reader.text(s.start, launcher.start)):
                 # "NEVER count GNU parallel as parallel work", "Don't treat X as …"
                 negated = negated != bool(_NEGATED_VERB.search(
@@ -333,7 +344,10 @@ _OWN_PREDICATE = re.compile(r"\b(?:and|but)\s+(?:is|are|gets?|will\s+be)\b", re.
 _EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
 _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
                        r"let\s+through|waved\s+through|an?\s+approve|left\s+alone|"
-                       r"not\s+flagged|ignored)\b|\bpasses\b", re.I)
+                       r"not\s+flagged|ignored)\b|\bpasses\b|"
+                       # "… 0.9 GPU-hours → fine, leave it narrow": an arrow to the verdict
+                       r"^\W{0,3}\s*(?:→|->|=>)\s*(?:(?:fine|ok(?:ay)?|approved?|no\s+finding|"
+                       r"passes|leave\s+it|stays?\s+narrow)\b)", re.I)
 # "four GPU-hours of work or more"
 _OF_WORK_OR_MORE = re.compile(r"\s+of\s+(?:\w+\s+)?work\s+or\s+(?:more|above)\b", re.I)
 _FIRES = re.compile(r"\b(?:flag|fire|trigger|revise|report|apply|raise|widen)\w*\b", re.I)
@@ -516,6 +530,10 @@ def _cue_offsets(reader: Reader, key: str, skip_launchers: bool) -> list[int]:
         if skip_launchers else []
     found = (reader.s.start + f.start() for f in regex.finditer(reader.s.text))
     return [at for at in found if not any(a <= at < b for a, b in spans)]
+
+
+_OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)
+_BUT_NOT = re.compile(r"\bbut\s+(?:\w+\s+){0,2}?(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 
 
 def _first_match(reader: Reader, key: str, after: int) -> int:

@@ -318,6 +318,8 @@ def _number_words(table: dict[str, float]) -> str:
 class Lexicon:
     def __init__(self, config: LadderConfig, data: dict[str, Any]) -> None:
         self.config = config
+        data = {**data, "durations": {**data["durations"],
+                                      "numbers": spelled_numbers(data["durations"])}}
         self.data = data
         self.critic_rules: dict[str, str] = {}  # name -> severity, in the critic lexicon
         self._critic: Lexicon | None = None
@@ -438,6 +440,11 @@ class Lexicon:
             spaced = r"[\s_-]+".join(re.escape(part) for part in re.split(r"[-_]+",
                                                                          before.strip("-_")))
             words = [wild, bare, re.escape(name)]
+            series = re.split(r"[-_]", before, maxsplit=1)[0]
+            if series and series != before.rstrip("-_"):
+                # "a2 SPOT, a3 SPOT, a2 FLEX": the series alone, right before a model
+                words.append(rf"(?<![\w-]){re.escape(series)}(?=\s+(?:spot|flex|standard|"
+                             r"on-demand|dws|preemptible)\b)")
             if spaced != bare:
                 words.append(spaced + r"(?=\s+(?:machines?|vms?|boxes|nodes?|family|shapes?|"
                                       r"types?|series|rungs?)\b)")
@@ -654,16 +661,37 @@ def _intent_words(name: str) -> list[str]:
     return words
 
 
+def spelled_numbers(durations: dict[str, Any]) -> dict[str, float]:
+    """The lexicon's number words plus every compound of a tens word and a
+    unit word ("twenty-one", "thirty six"): all numbers up to ninety-nine."""
+    table = {str(k).lower(): float(v) for k, v in durations["numbers"].items()}
+    for ten in durations.get("tens", []):
+        for unit in durations.get("units", []):
+            if ten in table and unit in table:
+                for joint in ("-", " "):
+                    table[f"{ten}{joint}{unit}"] = table[ten] + table[unit]
+    return table
+
+
+_FIRST_WORDS: dict[int, tuple[dict[str, float], dict[str, float], re.Pattern[str]]] = {}
+
+
 def _first_number(text: str, data: dict[str, Any]) -> float | None:
     m = re.search(_NUMBER, text)
     if m:
         return float(m.group(0))
-    words = {**data["durations"]["numbers"], **data["widths"]["numbers"]}
-    for word in re.findall(r"[a-z-]+", text.lower()):
-        for candidate in (word, *word.split("-")):
-            if candidate in words:
-                return float(words[candidate])
-    return None
+    numbers = data["durations"]["numbers"]
+    kept = _FIRST_WORDS.get(id(data))
+    if kept is None or kept[0] is not numbers:
+        words = {**{str(k).lower(): float(v) for k, v in data["widths"]["numbers"].items()},
+                 **numbers}
+        # the longest spelling first, so "twenty-one" is not "twenty" and "a
+        # hundred" is not "a"
+        pattern = re.compile(r"(?<![\w-])(?:" + "|".join(
+            re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\w)", re.I)
+        kept = _FIRST_WORDS[id(data)] = (numbers, words, pattern)
+    m = kept[2].search(text)
+    return kept[1][m.group(0).lower()] if m else None
 
 
 def load_data(path: Path = PACKAGED) -> dict[str, Any]:

@@ -1642,6 +1642,15 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      'hardcoded-width', True),
     ('needlessly-narrow is a non-blocking nudge; the plan is still APPROVE.', True),
     ('Rules:\n- under-saturated MUST NOT change the verdict.', True),
+    # an arrow to an approval: the case below the threshold
+    ('- Width 1, shardable axis of 4, exactly 1.0 GPU-hour → REVISE (needlessly-narrow).\n'
+     '- Same phase at 0.9 GPU-hours → fine, leave it narrow.', False),
+    ('- Same phase at 1.5 GPU-hours → fine, leave it narrow.', True),
+    # an example's outcome named after an arrow is not classified by its section
+    ('## Warn, without changing the verdict\n\n- `vllm serve m -tp 4` at width 8 leaves half '
+     'the GPUs idle → under-saturated.', False),
+    ('## Warn, without changing the verdict\n\n- under-saturated: fewer busy GPUs than the '
+     'width.', True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -1650,6 +1659,11 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
 
 
 CRITIC_PARALLEL = [
+    # a lead-in that says its items only look parallel
+    ("Two things that look parallel but are not: one process behind "
+     "`CUDA_VISIBLE_DEVICES=0,1,2,3`, and `device_map=auto`.", False),
+    ("Two things that look parallel and really are parallel work: `device_map=auto`, and "
+     "`xargs -P {width}`.", True),
     # a key list, and a count the critic is said not to make
     ("Does not count: `device_map=auto`, `accelerate launch --num_processes {width}`.", True),
     ("Does not count: `device_map=auto`.", False),
@@ -1972,6 +1986,80 @@ STRUCTURED = [
     # one width for every intent but the one in brackets
     ("- min width: 1, except `eval-70b` (2)", []),
     ("- min width: 1, except `eval-70b` (1)", [1]),
+    # spelled-out compounds, and a bare count after a length is that length's width
+    ("A thirty-two hour job at 4× runs sixty-four hours at 2× and 128 h at 1×.", []),
+    ("A thirty-two hour job at 4× runs sixty hours at 2×.", [1]),
+    ("A 32 h job at 4× runs 64 h at two and 128 h at one.", []),
+    ("A 32 h job at 4× runs 64 h at two and 120 h at one.", [1]),
+    ("An 8-GPU job of twenty-one hours is 168 h at one, so it keeps its FLEX_START rungs "
+     "there.", []),
+    # the job's length shares a clause with its width; a limit before a colon is no job
+    ("A week is fine: a request of four GPUs for forty-two hours comes to 168 h at one "
+     "GPU, so it still gets flex-start there.", []),
+    ("A week is fine: a request of four GPUs for forty-two hours comes to 168 h at one "
+     "GPU, so it gets no flex-start there.", [1]),
+    # a contrasting job in the same sentence is another job
+    ("Eight GPUs for 21 h still gets flex-start at 1×, whereas 22 hours at 8× (176 h at "
+     "1×) loses it there.", []),
+    # "width N → H h" pairs are lengths, not a width chain
+    ("- Width 8 → 0.5 h, width 4 → 1 h, width 2 → 2 h: short everywhere.", []),
+    # the floor right after its cue, and an intent named twice
+    ("The 7B intents go all the way to one GPU, but eval-70b stops at two: an eight-GPU "
+     "eval-70b request is tried at 8, 4 and 2, never at one.", []),
+    ("The 7B intents go all the way to one GPU, but eval-70b stops at four: an eight-GPU "
+     "eval-70b request is tried at 8 and 4.", [1]),
+    ("Never degrade below 2 GPUs for eval-70b; a 1-GPU eval-70b request is rejected.", []),
+    ("A 1-GPU eval-70b request is accepted and runs on one A100.", [1]),
+    ("Widths halve: 8, then 4, then 2, then 1 (stopping at 2 for eval-70b).", []),
+    # a fallback for one miss is what comes straight after it
+    ("Never treat RunPod as the fallback for one GCP stock-out. RunPod is the last rung.",
+     []),
+    ("RunPod is the fallback for GCP.", []),
+    ("GCP is the fallback for RunPod.", [1]),
+    # a date is no ordinal, a cue that opens its own clause ends at its comma
+    ("RunPod invoices arrive on the first of the month and need a code before they can be "
+     "paid, while GCP usage comes out of the credits.", []),
+    # work done outside the router
+    ("For the demo we are not going through the router at all: deploy the server to RunPod "
+     "first, then point the notebook at it.", []),
+    ("The router sends everything to RunPod first, then GCP.", [1]),
+    # a chain the sentence says is something else
+    ("The 4x → 2x → 1x column below is the batch-size multiplier we swept on an H100 box.",
+     []),
+    ("The router walks 4x → 2x → 8x on an H100 box.", [1]),
+    # "without having to opt in" is automatic
+    ("An 8x request tries the 8-GPU machines first without anyone having to opt in.", []),
+    ("An 8x request tries the 8-GPU machines only if you opt in.", [1]),
+    # a class across a contrast is the other clause's
+    ("The cut is strictly below 4 h, so a 4.0-hour estimate leads with flex-start, while "
+     "3.5 hours is short and leads with spot.", []),
+    ("Past four hours the order is flex-start first, then on-demand, then spot, whereas a "
+     "short job starts on spot (then flex-start, then on-demand).", []),
+    ("Long jobs go flex-start first, then spot, then on-demand, whereas a short job starts "
+     "on spot.", [1]),
+    # a term in a closed aside is no subject
+    ("The pods (A100 or H100, by intent) are the last rung, after GCP and after both "
+     "SLURM lanes.", []),
+    ("The pods (A100 or H100, by intent) come after GCP but before the SLURM lanes.", [1]),
+    # words listed as words are a glossary
+    ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
+     "paid cloud).", []),
+    ("H100 boxes run spot VMs, flex-start or on-demand.", [1]),
+    # a semicolon inside an aside does not end the sentence, and the aside's class
+    # qualifies only the aside
+    ("A job below 4 h at its width (the threshold; exactly 4 h is long) leads with SPOT: "
+     "SPOT → FLEX_START → STANDARD.", []),
+    ("A job below 4 h at its width (the threshold; exactly 4 h is long) is short and leads "
+     "with FLEX_START.", [1]),
+    # the machine series alone before a model: "a2 SPOT, a3 SPOT"
+    ("A100 is tried before H100 (model-major: a2 SPOT, a3 SPOT, a2 FLEX_START, a3 "
+     "FLEX_START, a2 STANDARD).", []),
+    ("At each width the rungs are a2 SPOT, a3 SPOT, a2 STANDARD, a3 STANDARD.", [1]),
+    # a lead word beside another model is that model's
+    ("An 8-GPU job of 1.5 h is 3 h at 4×, short, so spot leads there.\nAt 2× it is 6 h, "
+     "long: flex-start leads and spot drops to last.", []),
+    ("An 8-GPU job of 1.5 h is 3 h at 4×, short, so spot leads there.\nAt 2× it is 6 h, "
+     "long: spot leads and flex-start comes second.", [2]),
 ]
 
 

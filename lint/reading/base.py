@@ -64,6 +64,12 @@ _CLAUSE_OR_PRICE = re.compile(
     re.I | re.S)
 
 
+# "we are not going through the router at all: deploy … to RunPod first": work
+# done by hand names the router only to set it aside
+_BYPASS = re.compile(r"\b(?:not\s+(?:going|go)\s+through|bypass(?:es|ing)?|outside(?:\s+of)?|"
+                     r"without(?:\s+using)?|around)\s+(?:the\s+)?(?:backend[- ])?router\b", re.I)
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -99,8 +105,8 @@ class ReaderBase:
             # (a remark that gives a procedure, "…quota: first open IAM & Admin", stays)
             body = body[:remark.start()]
         bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", body)))
-        self.procedural = bool(lexicon.procedural.search(bare)) and \
-            not STRONG_CONTEXT.search(sentence.text)
+        self.procedural = bool(lexicon.procedural.search(bare)) and (
+            not STRONG_CONTEXT.search(sentence.text) or bool(_BYPASS.search(sentence.text)))
         sentence.procedural = self.procedural
         # A worked example's job (hours, requested width), read here or carried
         # from the sentence before ("A 1 h job at 8×: …; at 2× (4 h) short")
@@ -119,6 +125,14 @@ class ReaderBase:
 
     def text(self, start: int, end: int) -> str:
         return self.s.text[start - self.s.start:end - self.s.start]
+
+    def aside_of(self, position: int) -> tuple[int, int] | None:
+        """The closed bracketed aside of the sentence that holds `position`."""
+        opened = self.unit_text.rfind("(", self.s.start, position)
+        if opened < 0 or self.unit_text.rfind(")", opened, position) >= 0:
+            return None
+        close = self.unit_text.find(")", position, self.s.end)
+        return (opened, close) if close >= 0 else None
 
     def kinds(self, kind: str) -> list[Token]:
         return [t for t in self.tokens if t.kind == kind]

@@ -116,7 +116,7 @@ MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+
                       r"four|eight|single)|"
                       r"not\s+below|"
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
-                      r"lower)|stops?\s+at|bottoms?\s+out)\b", re.I)
+                      r"lower)|stop(?:s|ping|ped)?\s+at|bottoms?\s+out)\b", re.I)
 REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
                         r"retried\s+(?:at|on)|falls?\s+(?:back\s+)?to|"
                         r"asks?\s+for|requests?|lands?\s+on|tries|try|uses?|gets?|"

@@ -49,6 +49,9 @@ _HEADING_CLASS_ORDER = re.compile(r"\b(?:order|ladder|sequence|fallbacks?|priori
                                   r"(?:order|ladder|sequence|fallbacks?)\b", re.I)
 
 
+_CONTRAST_JOINT = re.compile(r";|,\s*(?:while|whereas)\b|\swhereas\b|,\s*but\b")
+
+
 def heading_class(heading: str) -> str | None:
     """'short' or 'long' when the heading is just a length class ("### Long jobs")
     or the order of one ("### Provisioning order for a long job")."""
@@ -128,6 +131,11 @@ class LengthReading(ReaderBase):
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
         if not classes:
             return None
+        # "…flex-start first, then on-demand, …, whereas a short job …": a class
+        # across a contrast is the other clause's
+        classes = [t for t in classes if not _CONTRAST_JOINT.search(
+            self.unit_text, min(t.end, near), max(t.start, near))
+            and self.aside_of(t.start) in (None, self.aside_of(near))]
         scored = sorted(classes, key=lambda t: abs(t.start - near))
         for t in scored:
             tail = self.unit_text[t.end:t.end + 25].lstrip("\"”'*_`")
@@ -217,8 +225,9 @@ class LengthReading(ReaderBase):
     def _class_segments(self, classes: list[Token]):
         """Each class word owns the text up to the next class word; a model
         before the first class word ('SPOT leads short jobs') belongs to it."""
-        classes = [c for c in classes if self.length_class(c.start) == c.kind or
-                   CLASS_WORDS.match(self.unit_text[c.end:c.end + 20].strip(" -*`"))]
+        classes = [c for c in classes if (self.length_class(c.start) == c.kind or
+                   CLASS_WORDS.match(self.unit_text[c.end:c.end + 20].strip(" -*`"))) and
+                   self.aside_of(c.start) is None]  # "(exactly 4 h is long)" qualifies
         if not classes:
             return []
         out = []
@@ -228,6 +237,14 @@ class LengthReading(ReaderBase):
                 # "The lead is decided per width, not once per job: a job can be short
                 # at 8× …": the clause before the colon has its own polarity
                 start = self.s.start + self.text(self.s.start, c.start).rindex(":") + 1
+            if i == 0:
+                # "… a 4.0-hour estimate leads with flex-start there, while 3.9 hours is
+                # short and leads with spot": the clause before the contrast is not
+                # the class's
+                contrast = list(re.finditer(r";|,?\s\b(?:while|whereas)\b|,\s*but\b",
+                                            self.text(start, c.start)))
+                if contrast:
+                    start += contrast[-1].start()
             if i:
                 joint = list(re.finditer(r"[,;]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b",
                                          self.text(classes[i - 1].end, c.start)))
@@ -359,6 +376,9 @@ class LengthReading(ReaderBase):
             # The class in the duration's own clause: "a 239-minute job is short, a
             # 240-minute job is long"; a table row never pairs across cells.
             cls = self._class_of(d, classes)
+            if _CONTRAST_JOINT.search(self.unit_text, min(cls.end, d.end),
+                                      max(cls.start, d.start)):
+                continue  # "… seven hours of work, whereas a short job …": another clause
             if abs(cls.start - d.start) > 60 or any(
                     other is not d and self._class_of(other, classes) is cls and
                     (self._apart(other, cls), d.start) < (self._apart(d, cls), other.start)
@@ -525,7 +545,13 @@ class LengthReading(ReaderBase):
                 r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|work(?:loads?)?|tasks?|"
                 r"evals?|trainings?|sweeps?)\b", self.s.text, re.I)):
             return False
-        d = durations[0]
+        # the job's length shares a clause with a width: "A full week is allowed:
+        # … eight GPUs for twenty-one hours, which comes to 168 hours at one GPU"
+        # is a 21 h job, the week before the colon a limit
+        d = next((d for d in durations if any(
+            not re.search(r"[:;]", self.text(min(d.end, w.end), max(d.start, w.start)))
+            for w in widths)), durations[0])
+        durations = durations[durations.index(d):]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
             return False
         if _A_BOUND.search(self.unit_text[max(self.s.start, d.start - 30):d.start]):
@@ -638,6 +664,10 @@ class LengthReading(ReaderBase):
                 break  # "…, but a 30-minute one is not": another job, not this one's length
             if later and d2.start > later[0].start:
                 at = at_width(d2.start, d2.end)
+                if at == width0 and d2.value != d.value and re.search(
+                        r"\b(?:whereas|while|but|unlike|compared|versus|vs\.?)\b",
+                        self.unit_text[d.end:d2.start], re.I):
+                    break  # "…, whereas twenty-two hours at width eight …": another job
                 if self._names_limit(d2):
                     continue  # "past the 168 h FLEX_START limit" names the limit
                 if re.search(r"\b(?:caps?|capped|limits?|limited|max(?:imum)?|ceiling|"
@@ -762,9 +792,16 @@ class LengthReading(ReaderBase):
                 self.add("consequence", (hours, width0, at, "class", c.kind), c.start, c.end,
                          self.negated_before(c.start), topic="derived length")
                 read = True
-            for m in (m for m in self.terms if m.term[0] == "model" and w.end <= m.start < stop
-                      and _LEAD_WORD.search(self.unit_text[m.start:min(stop, m.end + 12)] +
-                                            self.unit_text[max(w.end, m.start - 12):m.start])):
+            models = [m for m in self.terms if m.term[0] == "model" and w.end <= m.start < stop]
+            for j, m in enumerate(models):
+                if not _LEAD_WORD.search(self.unit_text[m.start:min(stop, m.end + 12)] +
+                                         self.unit_text[max(w.end, m.start - 12):m.start]):
+                    continue
+                if j and not _LEAD_WORD.search(self.unit_text[m.end:min(stop, m.end + 12)]) and \
+                        re.match(r"[\s`*_]*(?:leads?|leading|goes\s+first|is\s+first)\s*(?:,|;|"
+                                 r"and\b|but\b|while\b)", self.unit_text[models[j - 1].end:m.start],
+                                 re.I):
+                    continue  # "flex-start leads and spot drops to last": flex-start's lead
                 self.add("consequence", (hours, width0, at, "lead", m.term[1]), m.start, m.end,
                          self.negated_before(m.start), topic="derived length")
                 read = True

@@ -67,6 +67,14 @@ _TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks
 
 
 # "after half an hour", "before 30 min", "after a few minutes": a time
+# a cue that opens a clause with its own subject: "before they can be reimbursed"
+# a chain of multipliers the sentence says is something else than GPU widths
+_NOT_WIDTHS = re.compile(r"[^.;:]{0,30}?\b(?:is|are|was|were)\s+(?:the\s+|a\s+|our\s+)?"
+                         r"(?:[\w-]+\s+){0,3}?(?:multipliers?|factors?|batch[- ]sizes?|"
+                         r"learning[- ]rates?|speeds?|zoom|scal(?:e|es|ing)|ratios?|"
+                         r"speed-?ups?|replicas?|seeds?)\b", re.I)
+_CUE_CLAUSE = re.compile(r"\s+(?:they|it|we|you|he|she|i|one|someone)\s+"
+                         r"[a-z']+\b", re.I)
 _TIME_AFTER = re.compile(r"\s+(?:(?:about|roughly|around|only|just)\s+)?(?:an?\s+|half\s+an?\s+|"
                          r"\d+(?:\.\d+)?\s*|a\s+few\s+|(?:one|two|three|five|ten|thirty)\s+)"
                          r"(?:hours?|h\b|hrs?|minutes?|mins?|seconds?|days?|weeks?)|"
@@ -159,6 +167,9 @@ class OrderReading(ReaderBase):
             # "speed 1x -> 2x -> 4x" under a routing heading is still a video player;
             # "eight GPUs, then six GPUs" is about GPUs whatever the sentence says
             return
+        if sum(t.term[0] == "width" for t in run) >= 2 and _NOT_WIDTHS.match(
+                self.unit_text, run[-1].end, self.s.end):
+            return  # "the 4x → 2x → 1x column is the batch-size multiplier we swept"
         if self.procedural:
             return
         models = [t for t in run if t.term[0] == "model"]
@@ -260,6 +271,10 @@ class OrderReading(ReaderBase):
             # (", so after the 2× rungs miss it goes on to …" opens its clause with the
             # cue: what came before the joint is not its subject)
             subjects = [t for t in ords if t.end <= first_cue.start]
+        # "The pods (A100 or H100 depending on the intent) are the final rung, after
+        # GCP": a term in a closed aside qualifies the subject, it is not one
+        subjects = [t for t in subjects if not self._in_closed_aside(t, first_cue.start)] or \
+            subjects
         if not subjects:
             # "Once GCP runs out, the paid cloud is preferred over the campus cluster":
             # a leading cue, then the cues after it read on their own
@@ -289,6 +304,11 @@ class OrderReading(ReaderBase):
                 if next_floor > cue.end and any(next_floor <= t.start < stop for t in ords):
                     stop = next_floor
             stop = self._own_clause_end(cue.end, stop, ords)
+            if _CUE_CLAUSE.match(self.unit_text, cue.end):
+                # "…need the project code before they can be reimbursed, while GCP
+                # usage …": the cue opens a clause of its own, which ends at its comma
+                comma = self.unit_text.find(",", cue.end, stop)
+                stop = comma if comma >= 0 else stop
             objects = [t for t in ords if cue.end <= t.start < stop and
                        not _EXCEPT.search(self.text(cue.end, t.start))]
             if not objects and re.match(r"\W*(?:both|all\s+(?:of\s+them|three|two)|them\s+all)\b",
@@ -691,6 +711,14 @@ class OrderReading(ReaderBase):
                      topic="order")
             return
 
+    def _in_closed_aside(self, t: TermTok, before: int) -> bool:
+        """Whether `t` sits in a bracketed aside that closes before `before`."""
+        opened = self.unit_text.rfind("(", self.s.start, t.start)
+        if opened < 0 or self.unit_text.rfind(")", self.s.start, t.start) > opened:
+            return False
+        close = self.unit_text.find(")", t.end, before)
+        return close >= 0
+
     def _own_clause_end(self, start: int, stop: int, ords: list[TermTok]) -> int:
         """Where a cue's objects end: at a clause joint followed by a term with
         its own predicate (", and RunPod only after that", ", but the SLURM lanes
@@ -773,7 +801,11 @@ class OrderReading(ReaderBase):
         xs = [t for t in ords if t.end <= at]
         ys = [t for t in ords if t.start >= end]
         if xs and ys and xs[-1].term != ys[0].term:
-            self.add("order", (ys[0].term, xs[-1].term), xs[-1].start, ys[0].end,
+            # "the fallback for one GCP stock-out": what comes right after a single
+            # miss there, not merely somewhere after it
+            kind = "skip" if re.fullmatch(r"\s*(?:one|a|any|a\s+single|the\s+first|every)\s+",
+                                          self.text(end, ys[0].start), re.I) else "order"
+            self.add(kind, (ys[0].term, xs[-1].term), xs[-1].start, ys[0].end,
                      self.negated_before(end), topic="order")
 
     def _between(self) -> None:

@@ -57,6 +57,16 @@ def _setting_breaks(text: str) -> list[re.Match[str]]:
     return out
 
 
+def _open_aside(text: str, start: int, at: int) -> bool:
+    """Whether a bracket opened since `start` is still open at `at` and closes
+    on the same line."""
+    opened = text.rfind("(", start, at)
+    if opened < 0 or text.rfind(")", opened, at) >= 0:
+        return False
+    line_end = text.find("\n", at)
+    return text.find(")", at, line_end if line_end >= 0 else len(text)) >= 0
+
+
 def split_sentences(text: str) -> Iterator[tuple[int, int]]:
     quotes = [(q.start(), q.end()) for q in QUOTED.finditer(text) if re.search(r"\s", q.group(0))]
     start = 0
@@ -69,6 +79,8 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
             continue
         if any(a < m.start() < b - 1 for a, b in quotes):
             continue  # a quoted statement is one mention, semicolons and all
+        if text[m.start()] == ";" and _open_aside(text, start, m.start()):
+            continue  # "(short_threshold_hours; exactly 4 h is long)": one aside
         if text[max(0, m.start() - 2):m.end()] == "..." and \
                 re.match(r"[`*_]?\s+[a-z]", text[m.end():m.end() + 4]):
             continue  # "`parallel -j 8 ...` launches are …": an elided command, not an end
@@ -88,7 +100,15 @@ def blank_quotes(text: str) -> str:
             return m.group(0)
         return " " * len(m.group(0))
 
-    return QUOTED.sub(blank, text)
+    return _WORD_LIST.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))),
+                          QUOTED.sub(blank, text))
+
+
+# "synonyms (spot VMs, preemptible, DWS, on-demand, H100 boxes)": words listed as
+# words, a glossary and not a claim about what those things do
+_WORD_LIST = re.compile(r"(\b(?<!other\s)(?:synonyms?|aliases|(?:key)?words|phrases|"
+                        r"vocabulary|spellings|wordings|jargon|terms)\b\s*(?:like|such\s+as|e\.g\.,?)?\s*)"
+                        r"(?:\([^()]{1,400}\)|:[^.;\n]{1,400})", re.I)
 
 
 # Where a history note turns to today ("…, but today X", "; now X")
@@ -125,6 +145,7 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
                     body[p_end:]
                 tokens = [token, *tokens]
     tokens = _elided_widths(lexicon, body, start, tokens)
+    tokens = _widths_after_lengths(lexicon, body, start, tokens)
     tokens = _changed_durations(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens) and not _ENDORSED.search(body)
@@ -196,6 +217,37 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
     if len(added) < 2 and not shaped and not _WIDTH_WORDS.search(body):
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
         return tokens
+    return sorted(tokens + added, key=lambda t: (t.start, t.end)) if added else tokens
+
+
+@lru_cache(maxsize=8)
+def _bare_at(number_words: tuple[str, ...]) -> re.Pattern[str]:
+    words = "|".join(sorted(map(re.escape, number_words), key=len, reverse=True))
+    return re.compile(rf"\s+(?:at|on)\s+(?:width\s+)?({words}|\d{{1,2}})\b"
+                      r"(?![-\w]|[.:]\d|\s*(?:[x×%]|(?:h|hrs?|hours?|days?|min\w*|gpu-?h\w*|"
+                      r"am|pm|o['’]clock|more|other|of)\b))", re.I)
+
+
+def _widths_after_lengths(lexicon: Lexicon, body: str, start: int,
+                          tokens: list[Token]) -> list[Token]:
+    """'60 hours at four GPUs and 120 hours at two': a bare count right after a
+    length, in a sentence that names a width, is the width that length is at."""
+    if not any(t.kind == "width" for t in tokens):
+        return tokens
+    numbers = lexicon.width_numbers
+    widths = {w for f in lexicon.config.families.values() for w in f.widths}
+    added = []
+    for d in (t for t in tokens if t.kind == "duration"):
+        m = _bare_at(tuple(numbers)).match(body, d.end - start)
+        if not m:
+            continue
+        at = start + m.start(1)
+        if any(t.start <= at < t.end for t in tokens):
+            continue
+        word = m.group(1).lower()
+        value = int(word) if word.isdigit() else numbers[word]
+        if value in widths:
+            added.append(Token("width", value, at, start + m.end(1)))
     return sorted(tokens + added, key=lambda t: (t.start, t.end)) if added else tokens
 
 

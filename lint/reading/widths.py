@@ -51,6 +51,18 @@ _LISTED = re.compile(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list)
                      r"[\[{(]?"
                      r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
                      r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", re.I)
+_REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
+                       r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
+                       r"\bfails?\s+(?:validation|to\s+validate)\b|\berrors?\s+out\b", re.I)
+_NO_NEED = re.compile(r"\b(?:without\s+(?:\w+\s+){0,2}(?:having|needing)\s+to|no\s+need\s+to|"
+                     r"needn['’]t|(?:do|does)(?:\s+not|n['’]t)\s+(?:have|need)\s+to|"
+                     r"(?:never|nobody|no\s+one)\s+(?:has|have|needs?)\s+to)\s+(?:\w+\s+)?$",
+                     re.I)
+# a bare count right after a minimum cue: "bottoms out at two", "stops at 2"
+# (a count of something else, "at least 2 shards", "1 GPU-hour", is no width)
+_BARE_AFTER_CUE = re.compile(r"\s*(?:at|of|is|:|=|to)?\s*(\d|[a-z]+)\b(?![.,]\d)"
+                             r"(?=\s*(?:[,;.:)]|$|\s(?:for|on|and|or|but|in|at|when|if|with|"
+                             r"never|not)\b))", re.I)
 _MIN_WIDTHS_LEAD = re.compile(r"\bmin(?:imum)?[\s_-]*widths?\b", re.I)
 
 
@@ -190,6 +202,17 @@ class WidthReading(ReaderBase):
                 # "degrades to 2× (its floor)": with none after it, the cue names
                 # the width just before it
                 w = after[0] if after else before[-1] if before else near[0]
+                bare = _BARE_AFTER_CUE.match(text, cue.end())
+                word = bare and bare.group(1).lower()
+                value = word and (int(word) if word.isdigit() else
+                                  self.lexicon.width_numbers.get(word))
+                if value and it.start < self.s.start + cue.start() and \
+                        self.clause_start(self.s.start + cue.start()) <= it.start and \
+                        not any(t.start <= self.s.start + bare.start(1) < t.end for t in widths):
+                    # "eval-70b bottoms out at two: an eight-GPU request …": the
+                    # count right after the cue, not the next width term
+                    at = self.s.start + bare.start(1)
+                    w = TermTok(("width", value), at, self.s.start + bare.end(1))
                 width = self._term_width(w)
                 negated = self.negated_before(w.start) and not re.search(
                     r"\bnever\s+(?:\w+\s+){0,2}below|\bnot\s+below|no\s+(?:narrower|further|"
@@ -207,9 +230,21 @@ class WidthReading(ReaderBase):
                 # a quantifier comes before its verb: "every intent can run at 1×",
                 # not "a width-1 request …, and the ladder of every intent is pinned"
                 later = [t for t in widths if t.start > it.start] or near
+                opened = self.unit_text.rfind("(", self.s.start, it.start)
+                if opened > self.unit_text.rfind(")", self.s.start, it.start):
+                    # "… then 1 (stopping at 2 for eval-70b), and …": an intent in an
+                    # aside reaches only the widths the aside names
+                    close = self.unit_text.find(")", it.end, self.s.end)
+                    later = [t for t in widths if opened < t.start < (
+                        close if close >= 0 else self.s.end)]
+                    if not later:
+                        continue
                 w = min(later, key=lambda t: self._term_width(t) or 99)
+                # "a 1-GPU eval-70b request is rejected": the request cannot run
+                rejected = bool(_REJECTED.search(self.text(max(w.end, it.end),
+                                                           self.clause_end(max(w.end, it.end)))))
                 self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
-                         self.negated_before(w.start), topic="minimum width")
+                         self.negated_before(w.start) != rejected, topic="minimum width")
             elif intents is named and _INTENT_CHAIN.match(self.text(it.end, self.s.end)):
                 # "The eval-70b chain is 8× → 4× → 2× → 1×": it reaches the last width
                 later = [t for t in widths if t.start > it.start]
@@ -237,11 +272,24 @@ class WidthReading(ReaderBase):
         two GPUs, and lora-7b never below four': each intent with the width written
         after it, up to the next intent."""
         found = []
-        for i, it in enumerate(named):
-            stop = named[i + 1].start if i + 1 < len(named) else self.s.end
+        # an intent named again ("eval-70b bottoms out at two: an eight-GPU eval-70b
+        # request …") goes on with its first mention's segment
+        firsts = [it for i, it in enumerate(named)
+                  if all(other.value != it.value for other in named[:i])]
+        for i, it in enumerate(firsts):
+            stop = firsts[i + 1].start if i + 1 < len(firsts) else self.s.end
             seg = self.text(it.end, stop)
+            cue = MIN_CUE.search(seg)
+            bare = cue and _BARE_AFTER_CUE.match(seg, cue.end())
+            word = bare and bare.group(1).lower()
+            value = word and (int(word) if word.isdigit() else
+                              self.lexicon.width_numbers.get(word))
             w = next((t for t in self.terms if it.end <= t.start < stop and
                       self._term_width(t) is not None), None)
+            if value and (w is None or w.start > it.end + bare.start(1)):
+                at = it.end + bare.start(1)
+                found.append((it, value, at, at + len(word)))
+                continue
             if w is not None:
                 found.append((it, self._term_width(w), w.start, w.end))
                 continue
@@ -405,7 +453,10 @@ class WidthReading(ReaderBase):
                              topic="width chain")
         if re.search(r"\bwidths?\b|\bgpus?\b|\bladder\b|\bchain\b|(?<![\w.])\d{1,2}\s*[x×](?!\w)",
                      self.s.text, re.I) and not listed:  # "8x ladder: 8 -> 2 -> 1"
-            numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d)", self.s.text))
+            # (a number with a unit is a length: "width 1 → 3 h")
+            numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d|\s*(?:h|hrs?|hours?|"
+                                       r"min\w*|days?|d|wks?|weeks?|gpu-?h\w*|%)(?!\w))",
+                                       self.s.text, re.I))
             for a, b in itertools.pairwise(numbers):
                 gap = self.s.text[a.end():b.start()]
                 if re.fullmatch(r"\s*(?:→|->|=>|,\s*then|then)\s*", gap):
@@ -493,8 +544,11 @@ class WidthReading(ReaderBase):
             # only a negation in the explicit cue's own comma clause denies it
             comma = max(self.text(self.s.start, at).rfind(","), -1)
             since = self.s.start + comma + 1 if comma >= 0 else None
+            # "… first without anyone having to opt in": no opt-in is needed
+            needless = _NO_NEED.search(self.text(self.s.start, at))
             self.add("in-auto", (width,), w.start, w.end,
-                     not self.negated_before(at, since=since), topic="the auto ladder")
+                     not (needless or self.negated_before(at, since=since)),
+                     topic="the auto ladder")
         elif auto:
             verb = re.search(_AUTO_VERB, text, re.I)
             out = re.search(r"\b(?:excluded|outside|out\s+of|left\s+out|leaves?\s+out|"
