@@ -52,6 +52,15 @@ _AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regard
                             r"shardable\s+axis", re.I)
 _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$", re.I)
 _PLAIN_PATTERN = re.compile(r"[\w-]+(?:\\s\+[\w-]+)*")
+_NARROW_PHASE = (r"(?:width[- ](?:1|one)|single[- ]gpu|one[- ]gpu|narrow|1[- ]gpu)\s+"
+                 r"(?:phases?|plans?|jobs?)")
+_NEVER_NARROW = re.compile(
+    rf"\bnever\s+(?:objects?\s+to|flags?|revises?|complains?\s+about|touches)\s+(?:an?\s+|any\s+)?"
+    rf"{_NARROW_PHASE}|\b{_NARROW_PHASE}\s+(?:are|is|get|gets)\s+always\s+"
+    r"(?:approved|fine|accepted|APPROVEd?)\b", re.I)
+_ANAPHOR = re.compile(r"\s*(?:that|this|the|such\s+an?)\s+(?:note|finding|flag|warning|"
+                     r"rule|check|one)\b|\s*it\s+(?:is|only|just|never|does|doesn['’]t)\b",
+                     re.I)
 _CONTRAST_JOINT = re.compile(r",?\s+(?:while|whereas|but)\b|;", re.I)
 # a rule's name opening a definition: "unsharded-wide — …", "unsharded-wide: …"
 _DEFINES = re.compile(r"[`*_]*\s*(?:[—–:(]|-{1,2}\s|\s*$)")
@@ -78,7 +87,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     all_verdicts = [t for t in s.tokens if t.kind in _VERDICTS]
     # "X makes a REVISE, while Y leaves the verdict as it is": a contrast joint
     # gives each side its own verdict; a side that states none is not read
-    joints = [s.start + m.start() for m in _CONTRAST_JOINT.finditer(s.text)]
+    # ("…gets an unsharded-wide note, but that note is only advisory": a side that
+    # opens with a pointer back to the rule goes on about it)
+    joints = [s.start + m.start() for m in _CONTRAST_JOINT.finditer(s.text)
+              if not _ANAPHOR.match(s.text, m.end())]
     for rule in rules:
         verdicts = all_verdicts
         if joints:
@@ -329,8 +341,26 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
             props.append(Prop("parallel", claimed, True, launcher.start,
                               launcher.end, "parallel work"))
+        elif unit.list_id and (lead := _PARALLEL_LEAD.search(reader.list_lead)) and \
+                launcher.start - s.start < 40:
+            # "Counts as parallel work:" over "- `device_map=auto` spreading one model":
+            # the lead-in classifies each item that opens with a launch
+            lead_negated = bool(re.search(r"\b(?:not|never|n['’]t|no)\b",
+                                          reader.list_lead[:lead.end()], re.I))
+            props.append(Prop("parallel", claimed, lead_negated, launcher.start,
+                              launcher.end, "parallel work"))
     props += _busy_count(reader)
     props += _phase_case(reader)
+    # (qualified, "… a width-1 phase without a shardable axis", it can be right)
+    never = None if rules or re.search(r"\baxis|\bshard|\bgpu[- ]?h|\bbelow\b|\bunder\b|"
+                                       r"\bless\s+than|\bunless\b|\bexcept\b|\bsmall\b|"
+                                       r"\bcheap\b", s.text, re.I) else _NEVER_NARROW.search(s.text)
+    if never:
+        # "The critic never objects to a width-1 phase", "narrow phases are always
+        # approved": needlessly-narrow would never fire at width 1
+        at = s.start + never.start()
+        props.append(Prop("narrow-width", (1,), True, at, s.start + never.end(),
+                          "widening threshold"))
     if not props:
         # "needlessly-narrow doesn't fire at width 2" under a Warn heading states
         # when the rule fires, not how severe it is
@@ -532,6 +562,9 @@ def _cue_offsets(reader: Reader, key: str, skip_launchers: bool) -> list[int]:
     return [at for at in found if not any(a <= at < b for a, b in spans)]
 
 
+_PARALLEL_LEAD = re.compile(r"(?:\bcounts?\s+as|\bcounted\s+as|\btreated\s+as|\bread\s+as|"
+                            r"\bare|\bis|^\W*)\s*(?:\w+\s+)?parallel(?:\s+work)?\s*(?:\([^)]*\))?"
+                            r"\s*:\s*$", re.I)
 _OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)
 _BUT_NOT = re.compile(r"\bbut\s+(?:\w+\s+){0,2}?(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 

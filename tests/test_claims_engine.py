@@ -1642,6 +1642,14 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      'hardcoded-width', True),
     ('needlessly-narrow is a non-blocking nudge; the plan is still APPROVE.', True),
     ('Rules:\n- under-saturated MUST NOT change the verdict.', True),
+    # a side that points back at the rule goes on about it
+    ("A width-8 phase with a single `python eval.py` gets an unsharded-wide note, but that "
+     "note is only advisory and the verdict stays APPROVE.", True),
+    ("A width-8 phase with a single `python eval.py` gets an unsharded-wide finding, and "
+     "that finding makes the verdict REVISE.", False),
+    # width-1 phases said never to be objected to
+    ("The critic never objects to a width-1 phase: narrow phases are always approved.", True),
+    ("The critic never objects to a width-1 phase without a shardable axis.", False),
     # an arrow to an approval: the case below the threshold
     ('- Width 1, shardable axis of 4, exactly 1.0 GPU-hour → REVISE (needlessly-narrow).\n'
      '- Same phase at 0.9 GPU-hours → fine, leave it narrow.', False),
@@ -1659,6 +1667,12 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
 
 
 CRITIC_PARALLEL = [
+    # a lead-in classifies the launches its items open with
+    ("Counts as parallel work:\n\n- `torchrun --nproc_per_node={width}`\n- `device_map=auto` "
+     "spreading one model over all GPUs", True),
+    ("Counts as parallel work:\n\n- `torchrun --nproc_per_node={width}`\n- `xargs -P {width}`",
+     False),
+    ("Not parallel work:\n\n- `device_map=auto`\n- `xargs -P {width}`", True),
     # a lead-in that says its items only look parallel
     ("Two things that look parallel but are not: one process behind "
      "`CUDA_VISIBLE_DEVICES=0,1,2,3`, and `device_map=auto`.", False),
@@ -2041,6 +2055,20 @@ STRUCTURED = [
     ("The pods (A100 or H100, by intent) are the last rung, after GCP and after both "
      "SLURM lanes.", []),
     ("The pods (A100 or H100, by intent) come after GCP but before the SLURM lanes.", [1]),
+    # the far end of a from-to span is a width; "straight from" is adjacency; a past
+    # perfect ("we had budgeted") is no history note
+    ("When the 8-GPU request found no capacity, the router dropped straight from eight GPUs "
+     "to one, so a job we had budgeted at two hours ran for sixteen.", [1]),
+    ("When the 8-GPU request found no capacity, the router stepped down from eight GPUs to "
+     "four, so a job we had budgeted at two hours ran for four.", []),
+    # "without <flag>" is a condition, not a negation
+    ("Without `--allow-8x` the automatic ladder starts at 4×.", [1]),
+    ("Without `--pin-width` the automatic ladder starts at 8×.", []),
+    # "no GCP capacity" names the miss, not a denial
+    ("If the requested width has no GCP capacity, RunPod is tried before the narrower GCP "
+     "widths.", [1]),
+    ("If the requested width has no GCP capacity, the narrower GCP widths are tried before "
+     "RunPod.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

@@ -23,7 +23,9 @@ _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land
                              r"(?:\s+(?:it|them|one|any|capacity|the\s+\w+))?\s*[,;]?", re.I)
 
 
-_WITHOUT_CONDITION = re.compile(r"\s+(?:it|that|this|them|one)\b\s*,?", re.I)
+# "without it, …", "without `--allow-8x` the ladder …": a condition, not a negation
+_WITHOUT_CONDITION = re.compile(r"\s+(?:(?:it|that|this|them|one)\b\s*,?|[`'\"]?--?[a-z][\w-]*)",
+                                re.I)
 _CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+that|"
                         r"if\s+(?:that|it)\s+(?:misses|fails)|otherwise)\b", re.I)
 
@@ -191,8 +193,9 @@ class ReaderBase:
         after = self.unit_text[t.end:t.end + 30].lower()
         if re.match(r"\s*[,.;:!—–-]", after):
             return False  # "No, it's the top of the ladder": an answer, not a negation
-        return not re.match(r"\s+(?:capacity|quota|gpus?|machines?|free|spot\s+capacity|"
-                            r"room|luck|one|jobs?|lane|later|sharding|wait)", after)
+        # ("no GCP capacity", "no 8-GPU machines": what is missing, not a denial)
+        return not re.match(r"\s+(?:(?:[\w-]+\s+){0,2}(?:capacity|quota|slots?)\b|gpus?|"
+                            r"machines?|free|room|luck|one|jobs?|lane|later|sharding|wait)", after)
 
     def _main_start(self) -> int:
         m = COND.match(self.s.text)

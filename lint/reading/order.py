@@ -186,6 +186,10 @@ class OrderReading(ReaderBase):
             if not negated:
                 self.add("order", (a.term, b.term), a.start, b.end, topic="order")
             link_text = self.text(a.end, b.start)
+            if re.fullmatch(r"\s*(?:gpus?\s+)?to\s+", link_text, re.I) and re.search(
+                    r"\b(?:straight|directly|right)\s+from\s+$",
+                    self.unit_text[max(self.s.start, a.start - 24):a.start], re.I):
+                link_text = " straight to "  # "dropped straight from eight GPUs to one"
             if (ADJACENT.search(link_text) or (keyed and re.search(r",|\band\b", link_text))) and \
                     not re.search(r"down\s+to|on\s+capacity", link_text, re.I):
                 self.add("skip", (a.term, b.term), a.start, b.end, negated, topic="order")

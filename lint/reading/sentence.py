@@ -189,6 +189,9 @@ def _elided(number_words: tuple[str, ...]) -> re.Pattern[str]:
                       re.I)
 
 
+_FROM = re.compile(r"\bfrom\s+$|\bfrom\s+\S+\s+$", re.I)
+_TO_COUNT = re.compile(r"\s+to\s+(\w+)\b(?![-\w]|\s*(?:[x×%.]|h\b|hrs?\b|hours?|days?|min))",
+                       re.I)
 _WIDTH_WORDS = re.compile(r"\bwidths?\b|\bdegrad\w*|\bnarrow\w*|\bchain\b|\brungs?\b", re.I)
 
 
@@ -214,6 +217,18 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
         shaped = shaped or bool(m.group(3))
         added.append(Token("width", value, at, end))
         ends.add(end)
+    for w in widths:
+        # "dropped straight from eight GPUs to one": the far end of a from-to span
+        if not _FROM.search(body, max(0, w.start - start - 8), w.start - start):
+            continue
+        m = _TO_COUNT.match(body, w.end - start)
+        if m and (m.group(1).lower() in numbers or m.group(1).isdigit()):
+            word = m.group(1).lower()
+            at = start + m.start(1)
+            if not any(t.start <= at < t.end for t in tokens):
+                added.append(Token("width", int(word) if word.isdigit() else numbers[word], at,
+                                   start + m.end(1)))
+                shaped = True  # a span's two ends are widths, however few
     if len(added) < 2 and not shaped and not _WIDTH_WORDS.search(body):
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
         return tokens
