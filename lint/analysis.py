@@ -36,6 +36,11 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
                            r"four|4)\b", re.I)
 
 
+# a key about widths with a list of two numbers or more as its value
+_WIDTHS_SETTING = re.compile(r"(?:\b|_)widths[\"'`]?\s*[:=]\s*[\[(]?\s*\d{1,2}\s*,\s*\d{1,2}",
+                             re.I)
+
+
 def _names_two(lexicon: Lexicon, line: str) -> bool:
     """A data line whose value names two or more ladder entities."""
     value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
@@ -48,6 +53,8 @@ def _states_setting(lexicon: Lexicon, unit: Unit) -> bool:
     is a number ("flex start: max hours: 336", "FLEX_START: max 24 h")."""
     if _PLAN_PHASE.match(unit.text):
         return False  # a §9 phase's `width: 6` is the plan's, checked by plan-block
+    if _WIDTHS_SETTING.search(unit.raw or unit.text):
+        return True  # "auto_widths": [4, 2, 1]: a list of widths under a widths key
     if not lexicon.mentions_anything(unit.raw or unit.text) and \
             not lexicon.mentions_anything(unit.text):
         return False  # most other lines of a YAML block name no ladder entity at all

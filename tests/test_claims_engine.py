@@ -2069,6 +2069,15 @@ STRUCTURED = [
      "widths.", [1]),
     ("If the requested width has no GCP capacity, the narrower GCP widths are tried before "
      "RunPod.", []),
+    # a lane written with its backend as a prefix is the lane
+    ("```json\n{\"fallback_chain\": [\"slurm:campus-a100\", \"slurm:campus-preempt\", "
+     "\"gcp\", \"runpod\"]}\n```", [2]),
+    ("```json\n{\"fallback_chain\": [\"gcp\", \"slurm:campus-a100\", "
+     "\"slurm:campus-preempt\", \"runpod\"]}\n```", []),
+    # a list of widths under an auto key is the auto ladder's walk
+    ("```json\n{\"auto_widths\": [4, 2, 1], \"explicit_only\": [8]}\n```", [2]),
+    ("```json\n{\"auto_widths\": [8, 4, 2, 1]}\n```", []),
+    ("auto widths: 4, 2, 1", [1]),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

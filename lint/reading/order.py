@@ -90,6 +90,15 @@ class OrderReading(ReaderBase):
 
     def read_chains(self) -> None:
         ts = [t for t in self.terms if orderable(t.term) or t.term[0] == "model"]
+        # "slurm:campus-a100", "SLURM/campus-preempt": a lane written with its
+        # backend as a prefix is the lane
+        merged: list[TermTok] = []
+        for t in ts:
+            if t.term[0] == "lane" and merged and merged[-1].term[0] == "backend" and \
+                    re.fullmatch(r"`?[:/]`?", self.text(merged[-1].end, t.start)):
+                t = TermTok(t.term, merged.pop().start, t.end)
+            merged.append(t)
+        ts = merged
         gcp = self.facts.backends[0]
         # "then the SLURM lanes at 2 GPUs, then RunPod at 2 GPUs": a width after a lane
         # or a later backend is what that rung asks for, not a GCP rung of the chain

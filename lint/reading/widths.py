@@ -444,6 +444,13 @@ class WidthReading(ReaderBase):
                 self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
                          self.negated_before(base + m.start()), topic="width chain")
             values = [int(m.group(0)) for m in numbers]
+            auto = AUTO.search(self.text(self.s.start, base))
+            if auto and values and not EXPLICIT.search(self.text(self.s.start, base)):
+                # "auto widths: 4, 2, 1": the widest the auto ladder walks
+                widest = max(numbers, key=lambda m: int(m.group(0)))
+                self.add("max-width", (int(widest.group(0)),), base + widest.start(),
+                         base + widest.end(), self.negated_before(base + widest.start()),
+                         topic="the auto ladder")
             if len(values) >= 3 and values == sorted(values, reverse=True) and \
                     re.search(r"fallback|chain|order|sequence|ladder|from", listed.group(0), re.I):
                 # "fallback widths (from 8x): 8, 4, 1" lists the steps in order
