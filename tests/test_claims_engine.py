@@ -1667,6 +1667,8 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
 
 
 CRITIC_PARALLEL = [
+    ("`xargs -P` isn't recognized by the critic.", True),
+    ("`xargs -P {width}` is recognized as parallel work.", False),
     # a lead-in classifies the launches its items open with
     ("Counts as parallel work:\n\n- `torchrun --nproc_per_node={width}`\n- `device_map=auto` "
      "spreading one model over all GPUs", True),
@@ -2078,6 +2080,23 @@ STRUCTURED = [
     ("```json\n{\"auto_widths\": [4, 2, 1], \"explicit_only\": [8]}\n```", [2]),
     ("```json\n{\"auto_widths\": [8, 4, 2, 1]}\n```", []),
     ("auto widths: 4, 2, 1", [1]),
+    # a result clause ("so the eval finishes faster") does not make a claim procedural
+    ("If an eval-7b phase falls all the way to RunPod, it asks for `NVIDIA H100 80GB HBM3` "
+     "first so the eval finishes faster.", [1]),
+    ("If an eval-7b phase falls all the way to RunPod, it asks for `NVIDIA A100 80GB PCIe` "
+     "first so the eval finishes sooner.", []),
+    # "excludes", "removed" under auto
+    ("To save credits, auto excludes `a2-ultragpu-8g` and `a3-highgpu-8g`.", [1]),
+    ("- auto ladder: 8× rungs removed; use `--intent big` to get them back.", [1]),
+    ("The auto ladder excludes nothing: `a2-ultragpu-8g` is its first rung for 8×.", []),
+    # a rung names its model in a carried example
+    ("Example: a 30 h phase at 8× is 240 h at 1×. At 1× it is long, so the first rung there "
+     "is `a2-ultragpu-1g` FLEX_START.", [1]),
+    ("Example: a 30 h phase at 8× is 240 h at 1×. At 1× it is long, so the first rung there "
+     "is `a2-ultragpu-1g` STANDARD.", []),
+    # an intent's own chain of bare numbers reaches its last one
+    ("The eval-70b ladder is 8 → 4 → 2 → 1 like everything else.", [1]),
+    ("The eval-70b ladder is 8 → 4 → 2, one step short of the 7B intents.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

@@ -76,6 +76,10 @@ _LOSES_FLEX = re.compile(r"\b(?:loses?|drops?|no|without|never\s+gets?)\s+(?:its
                          r"the\s+|their\s+)?\W{0,2}$", re.I)
 _CHANGED_TO = re.compile(rf"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?{CHANGE_VERBS}\s+"
                          r"(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
+# "the first rung there is `a2-ultragpu-1g` FLEX_START"
+_FIRST_RUNG_IS = re.compile(r"\b(?:first|top|leading)\s+(?:gcp\s+)?(?:rung|choice|option|stop|"
+                            r"model)\s+(?:there\s+|at\s+that\s+width\s+)?(?:is|will\s+be|becomes)"
+                            r"\s+[`*_]*$", re.I)
 _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
 # A sentence about the job of the sentence before: "That's right at the line, so it's
 # still short", "At that length it leads with SPOT", "There it is long"
@@ -792,17 +796,21 @@ class LengthReading(ReaderBase):
                 self.add("consequence", (hours, width0, at, "class", c.kind), c.start, c.end,
                          self.negated_before(c.start), topic="derived length")
                 read = True
-            models = [m for m in self.terms if m.term[0] == "model" and w.end <= m.start < stop]
+            # (a rung names its model: "the first rung there is `a2-ultragpu-1g` FLEX_START")
+            models = [m for m in self.terms if (m.term[0] == "model" or (
+                m.term[0] == "rung" and m.term[1][2])) and w.end <= m.start < stop]
             for j, m in enumerate(models):
-                if not _LEAD_WORD.search(self.unit_text[m.start:min(stop, m.end + 12)] +
-                                         self.unit_text[max(w.end, m.start - 12):m.start]):
+                if not (_LEAD_WORD.search(self.unit_text[m.start:min(stop, m.end + 12)] +
+                                          self.unit_text[max(w.end, m.start - 12):m.start]) or
+                        _FIRST_RUNG_IS.search(self.unit_text[max(w.end, m.start - 40):m.start])):
                     continue
                 if j and not _LEAD_WORD.search(self.unit_text[m.end:min(stop, m.end + 12)]) and \
                         re.match(r"[\s`*_]*(?:leads?|leading|goes\s+first|is\s+first)\s*(?:,|;|"
                                  r"and\b|but\b|while\b)", self.unit_text[models[j - 1].end:m.start],
                                  re.I):
                     continue  # "flex-start leads and spot drops to last": flex-start's lead
-                self.add("consequence", (hours, width0, at, "lead", m.term[1]), m.start, m.end,
+                name = m.term[1] if m.term[0] == "model" else m.term[1][2]
+                self.add("consequence", (hours, width0, at, "lead", name), m.start, m.end,
                          self.negated_before(m.start), topic="derived length")
                 read = True
             for d in (d for d in durations if w.end <= d.start < stop and

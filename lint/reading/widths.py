@@ -58,6 +58,9 @@ _NO_NEED = re.compile(r"\b(?:without\s+(?:\w+\s+){0,2}(?:having|needing)\s+to|no
                      r"needn['’]t|(?:do|does)(?:\s+not|n['’]t)\s+(?:have|need)\s+to|"
                      r"(?:never|nobody|no\s+one)\s+(?:has|have|needs?)\s+to)\s+(?:\w+\s+)?$",
                      re.I)
+# an intent's own chain: "The eval-70b ladder is 8 → 4 → 2 → 1"
+_INTENT_CHAIN_OWNER = re.compile(r"\b(?:ladder|chain|walk|widths?|degrad\w*|goes|runs)\b"
+                                 r"[^.;:]{0,12}?(?:\bis|\bare|:|=)?\s*$", re.I)
 # a bare count right after a minimum cue: "bottoms out at two", "stops at 2"
 # (a count of something else, "at least 2 shards", "1 GPU-hour", is no width)
 _BARE_AFTER_CUE = re.compile(r"\s*(?:at|of|is|:|=|to)?\s*(\d|[a-z]+)\b(?![.,]\d)"
@@ -464,6 +467,7 @@ class WidthReading(ReaderBase):
             numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d|\s*(?:h|hrs?|hours?|"
                                        r"min\w*|days?|d|wks?|weeks?|gpu-?h\w*|%)(?!\w))",
                                        self.s.text, re.I))
+            last = None
             for a, b in itertools.pairwise(numbers):
                 gap = self.s.text[a.end():b.start()]
                 if re.fullmatch(r"\s*(?:→|->|=>|,\s*then|then)\s*", gap):
@@ -472,10 +476,20 @@ class WidthReading(ReaderBase):
                     start, end = self.s.start + a.start(), self.s.start + b.end()
                     self.add("order", (ta, tb), start, end, topic="width chain")
                     self.add("skip", (ta, tb), start, end, topic="width chain")
+                    last = b
                     for t, at in ((ta, a), (tb, b)):
                         if t[1] not in self.facts.widths:
                             self.add("width", (t[1],), self.s.start + at.start(),
                                      self.s.start + at.end(), topic="width chain")
+            intents = {t.value for t in self.kinds("intent")}
+            if last is not None and len(intents) == 1 and \
+                    self.kinds("intent")[0].start < self.s.start + numbers[0].start() and \
+                    _INTENT_CHAIN_OWNER.search(
+                    self.text(self.s.start, self.s.start + numbers[0].start())):
+                # "The eval-70b ladder is 8 → 4 → 2 → 1": that intent reaches the last
+                at = self.s.start + last.start()
+                self.add("reach", (intents.pop(), int(last.group(1))), at, at + len(last.group(1)),
+                         self.negated_before(at), topic="minimum width")
         gpu_topic = re.search(r"\bgpus?\b|\bwidths?\b|\brungs?\b|\bnodes?\b|\bmachines?\b|"
                               r"\bbox(?:es)?\b|\bvms?\b|\bgcp\b|\bdegrad|\bshard|\bnarrow|"
                               r"\bwide\b|\bladder\b|\brequest|\bretr(?:y|ies|ied)\b|\brouter\b|"
@@ -558,9 +572,11 @@ class WidthReading(ReaderBase):
                      topic="the auto ladder")
         elif auto:
             verb = re.search(_AUTO_VERB, text, re.I)
-            out = re.search(r"\b(?:excluded|outside|out\s+of|left\s+out|leaves?\s+out|"
-                            r"omit\w*|removed\s+from|dropped\s+from|taken\s+out\s+of|"
+            out = re.search(r"\b(?:exclud(?:ed|es?|ing)|outside|out\s+of|left\s+out|leaves?\s+out|"
+                            r"omit\w*|removed(?:\s+from)?|dropped\s+from|taken\s+out\s+of|"
                             r"pulled\s+from)\b", text, re.I)
+            if out and re.match(r"\s+(?:nothing|none|no\b)", text[out.end():], re.I):
+                out = None  # "the auto ladder excludes nothing": it includes every width
             if verb or out:
                 # "the auto ladder never includes 8×": the negation sits before the verb;
                 # "If you see 8× in an automatic run, …: the auto-ladder never includes
