@@ -2097,6 +2097,17 @@ STRUCTURED = [
     # an intent's own chain of bare numbers reaches its last one
     ("The eval-70b ladder is 8 → 4 → 2 → 1 like everything else.", [1]),
     ("The eval-70b ladder is 8 → 4 → 2, one step short of the 7B intents.", []),
+    # "looks one size up" widens
+    ("Before narrowing to a single GPU the router looks one size up, at a 4-GPU machine.",
+     [1]),
+    # "strictly under" the maximum leaves the maximum itself out
+    ("DWS rungs need a length strictly under 168 h.", [1]),
+    ("DWS rungs need a length of at most 168 h.", []),
+    # "W GPUs × H h" is the job the next sentence goes on about
+    ("8 GPUs × 25 h = 200 GPU-hours. At 1 GPU that is 200 h, and the 1× rungs still "
+     "include flex-start.", [1]),
+    ("8 GPUs × 20 h = 160 GPU-hours. At 1 GPU that is 160 h, and the 1× rungs still "
+     "include flex-start.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

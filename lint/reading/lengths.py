@@ -76,6 +76,12 @@ _LOSES_FLEX = re.compile(r"\b(?:loses?|drops?|no|without|never\s+gets?)\s+(?:its
                          r"the\s+|their\s+)?\W{0,2}$", re.I)
 _CHANGED_TO = re.compile(rf"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?{CHANGE_VERBS}\s+"
                          r"(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
+_GPUS_TIMES_HOURS = re.compile(
+    r"(?<![\w.])(?P<w>\d{1,2})\s*(?:gpus?|[x×])\s*[×x*]\s*(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
+    r"(?<![\w.])(?P<h2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*[×x*]\s*(?P<w2>\d{1,2})\s*gpus?\b",
+    re.I)
+_STRICTLY_UNDER = re.compile(r"\bstrictly\s+(?:under|below|less\s+than|shorter\s+than)\s+"
+                             r"(?:the\s+)?$", re.I)
 # "the first rung there is `a2-ultragpu-1g` FLEX_START"
 _FIRST_RUNG_IS = re.compile(r"\b(?:first|top|leading)\s+(?:gcp\s+)?(?:rung|choice|option|stop|"
                             r"model)\s+(?:there\s+|at\s+that\s+width\s+)?(?:is|will\s+be|becomes)"
@@ -159,6 +165,16 @@ class LengthReading(ReaderBase):
         return None
 
     def read_lengths(self) -> None:
+        self._read_lengths()
+        times = _GPUS_TIMES_HOURS.search(self.s.text) if self.request is None else None
+        if times:
+            # "8 GPUs × 25 h = 200 GPU-hours.": the job the next sentence goes on about
+            width = int(times.group("w") or times.group("w2"))
+            hours = float(times.group("h") or times.group("h2"))
+            if width in self.facts.widths:
+                self.request = (hours, width)
+
+    def _read_lengths(self) -> None:
         if not (LENGTH_TOPIC.search(self.s.text) or LENGTH_TOPIC.search(self.heading)):
             return
         models = [t for t in self.terms if t.term[0] in ("model", "rung")]
@@ -177,6 +193,10 @@ class LengthReading(ReaderBase):
             return
         if self.carried and (classes or durations or (models and _FOLLOW_UP.match(self.s.text))) \
                 and self._carried_example(classes, durations):
+            if models and not any(p.args[3] == "lead" for p in self.props
+                                  if p.kind == "consequence"):
+                # "At 1 GPU that is 200 h, and the 1× rungs still include flex-start"
+                self._carried_offer(models)
             return
         if self.carried and models and self._carried_offer(models):
             return
@@ -992,6 +1012,12 @@ class LengthReading(ReaderBase):
         same = tuple(self._fix_span(t) for t in durations if t.value == d.value)
         self.add("flex-max", (d.value,), d.start, d.end, negated,
                  topic="FLEX_START maximum run", fix=same)
+        if not negated and _STRICTLY_UNDER.search(
+                self.unit_text[max(self.s.start, d.start - 30):d.start]):
+            # "DWS rungs need a length strictly under 168 h": a job of exactly 168 h
+            # would get none
+            self.add("flex-for", (d.value,), d.start, d.end, True,
+                     topic="FLEX_START maximum run")
         for t in durations:
             # "168 h, i.e. five days": a restatement in other units is a claim of its own
             if t.start > d.end and t.value != d.value and _RESTATED.fullmatch(

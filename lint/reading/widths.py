@@ -332,6 +332,9 @@ class WidthReading(ReaderBase):
                       r"\s+(?:the\s+)?(?:width|gpu\s+count)\b|\b(?:retries|tries|moves?\s+"
                       r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen|"
                       # "starts every request at 1x and grows toward the requested width"
+                      # "the router looks one size up, at a 4-GPU machine", "sizes up"
+                      r"\b(?:looks?|goes|tries|moves?|steps?)\s+(?:one\s+|a\s+)?(?:size|step|"
+                      r"notch)\s+up\b|\bsizes?\s+up\b|\bupsiz\w*|"
                       r"\b(?:grows?|climbs?|works?\s+(?:its\s+way\s+)?up|scales?\s+up|widens?)\s+"
                       r"(?:back\s+)?(?:up\s+)?(?:toward|towards|to)\s+(?:the\s+)?(?:requested|full|"
                       r"wide|widest|target)",
