@@ -2108,6 +2108,15 @@ STRUCTURED = [
      "include flex-start.", [1]),
     ("8 GPUs × 20 h = 160 GPU-hours. At 1 GPU that is 160 h, and the 1× rungs still "
      "include flex-start.", []),
+    # a family in a clause about RunPod is a pod's chip
+    ("RunPod's list for eval-70b starts with an H100; on GCP it is still A100 first.", []),
+    ("On GCP every width starts with an H100, then the A100.", [1]),
+    # one class named twice is not both classes
+    ("It is long, and long jobs lead with FLEX_START.", []),
+    ("It is short, and short jobs lead with FLEX_START.", [1]),
+    # a pronoun right after the cue is what leads
+    ("The single-GPU A100 can be flex-start. Long 1x jobs lead with it, then the 1g H100 "
+     "flex-start rung, then on-demand A100.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

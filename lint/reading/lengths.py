@@ -37,7 +37,8 @@ _PRONOUN_LEAD = re.compile(r"\W*(?:so\s+|and\s+|then\s+)?(?:it|this\s+job|that\s
                            r"(?:leads?|starts?|begins?|opens?)\s+(?:with|on)\b", re.I)
 _OTHER_CLASS = re.compile(r"[;,]\s*(?:and\s+)?(?:anything|everything|any\s+job|jobs?|ones?|"
                           r"those)\s+(shorter|longer)\b", re.I)
-_BOTH_CLASSES = re.compile(r"\b(?:short|long)\s*,?\s*(?:or|and|/)\s*(?:short|long)\b", re.I)
+# ("It is long, and long jobs lead with …" names one class twice)
+_BOTH_CLASSES = re.compile(r"\b(short|long)\s*,?\s*(?:or|and|/)\s*(?!\1)(?:short|long)\b", re.I)
 _HEADING_CLASS = re.compile(r"^\W*(short|long)(?:[- ](?:running|lived))?\s+(?:jobs?|runs?|"
                             r"phases?|work)\s*(?:\([^)]*\))?\W*$", re.I)
 

@@ -890,6 +890,9 @@ class OrderReading(ReaderBase):
             target = self._attach(cue, word)
             if target is None or not (self.s.context or word.startswith(("lead", "last resort"))):
                 continue
+            if target.start > cue.start and re.match(r"\s+(?:it|them|that|this|those|these)\b",
+                                                     self.unit_text[cue.end:target.start]):
+                continue  # "… lead with it, then the H100 rung": the pronoun is first
             if target.start > cue.start and any(
                     t.kind in ("first", "second", "last") and t is not cue and
                     0 <= t.start - target.end <= 3 for t in self.tokens):
@@ -930,12 +933,21 @@ class OrderReading(ReaderBase):
                 self.add("request-first", (request, target.term[1]), target.start, target.end,
                          negated, topic="width chain")
                 continue
+            if target.term[0] == "family" and self._pod_clause(target, cue):
+                continue  # "RunPod's list for eval-70b starts with an H100": a pod's chip
             kind = cue.kind
             if target.term[0] == "lane" and not re.search(
                     r"resort|\b(?:overall|whole\s+ladder|entire\s+ladder|of\s+all|everything)\b",
                     self.s.text, re.I):
                 kind += "-lane"  # "campus-preempt last": last of the SLURM lanes
             self.add(kind, (target.term,), target.start, target.end, negated, topic="order")
+
+    def _pod_clause(self, target: TermTok, cue: Token) -> bool:
+        """Whether the clause that holds a family and its cue is about RunPod (its
+        GPU types name chips such as the H100, not GCP machine families)."""
+        lo = self.clause_start(min(target.start, cue.start))
+        hi = self.clause_end(max(target.end, cue.end))
+        return bool(re.search(r"\brun\s*pod\b|\bpods?\b", self.unit_text[lo:hi], re.I))
 
     def _coordinated(self, target: TermTok, cue: Token) -> list[TermTok]:
         """'tries a2-ultragpu-8g and a3-highgpu-8g first', 'the 2x and 1x GCP rungs come
