@@ -312,7 +312,25 @@ def _one_line(text: str) -> str:
 
 
 def _number_words(table: dict[str, float]) -> str:
-    return "|".join(sorted((re.escape(w) for w in table), key=len, reverse=True))
+    """An alternation of the number words, longest first; compounds of two
+    words of the table ("twenty-one", "thirty six") are folded under their
+    first word ("twenty(?:[- ](?:one|…))?"), so the alternation stays short."""
+    tails: dict[str, list[str]] = {}
+    for word in table:
+        head, sep, tail = word.partition("-") if "-" in word else word.partition(" ")
+        if sep and head in table and tail in table and not head.startswith(("a", "one")):
+            tails.setdefault(head, []).append(tail)
+    parts = []
+    for word in table:
+        head, sep, tail = word.partition("-") if "-" in word else word.partition(" ")
+        if sep and head in tails and tail in tails[head]:
+            continue  # folded under its head
+        if word in tails:
+            units = "|".join(sorted(map(re.escape, set(tails[word])), key=len, reverse=True))
+            parts.append((len(word) + 100, rf"{re.escape(word)}(?:[- ](?:{units}))?"))
+        else:
+            parts.append((len(word), re.escape(word)))
+    return "|".join(p for _, p in sorted(parts, key=lambda x: (-x[0], x[1])))
 
 
 class Lexicon:
