@@ -564,7 +564,7 @@ def _cue_offsets(reader: Reader, key: str, skip_launchers: bool) -> list[int]:
 
 _PARALLEL_LEAD = re.compile(r"(?:\bcounts?\s+as|\bcounted\s+as|\btreated\s+as|\bread\s+as|"
                             r"\bare|\bis|^\W*)\s*(?:\w+\s+)?parallel(?:\s+work)?\s*(?:\([^)]*\))?"
-                            r"\s*:\s*$", re.I)
+                            r"(?:\s+(?:for|to|by)\s+the\s+critic)?\s*:\s*$", re.I)
 _OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)
 _BUT_NOT = re.compile(r"\bbut\s+(?:\w+\s+){0,2}?(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 

@@ -1667,6 +1667,9 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
 
 
 CRITIC_PARALLEL = [
+    ("What counts as parallel work for the critic:\n\n- `xargs -P {width}`\n- a model loaded "
+     "with `device_map=auto`, since every GPU holds part of it", True),
+    ("Shell fan-out — `xargs -P`, GNU `parallel` — is not read at all.", True),
     ("`xargs -P` isn't recognized by the critic.", True),
     ("`xargs -P {width}` is recognized as parallel work.", False),
     # a lead-in classifies the launches its items open with
