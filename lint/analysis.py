@@ -36,6 +36,9 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
                            r"four|4)\b", re.I)
 
 
+# a fragment that opens with its predicate: "offered on both families", "only on A100"
+_PREDICATE_FIRST = re.compile(r"\W*(?:(?:only|also|never|not)\s+)?(?:offered|available|allowed|"
+                              r"used|runs?|supported|on|for)\b", re.I)
 # a key about widths with a list of two numbers or more as its value
 _WIDTHS_SETTING = re.compile(r"(?:\b|_)widths[\"'`]?\s*[:=]\s*[\[(]?\s*\d{1,2}\s*,\s*\d{1,2}",
                              re.I)
@@ -381,7 +384,8 @@ class Engine:
                 from lint import critic_reading
 
                 sentence.props += critic_reading.read(reader, unit)
-            if out and not sentence.props and (sentence.context or critic) and \
+            if out and not sentence.props and (sentence.context or critic or (
+                    term and self._model_term_fragment(term, sentence, lexicon))) and \
                     not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
                                                         lexicon, term)
@@ -389,8 +393,11 @@ class Engine:
                 if elided and not sentence.props:
                     # "`campus-preempt`, partition `preempt`; waits up to 30 min."
                     sentence.props += self._with_subject(elided, sentence, unit, lexicon)
-                if term and not sentence.props and not any(
-                        t.kind in ("backend", "lane", "family", "intent") for t in sentence.tokens):
+                if term and not sentence.props and (not any(
+                        t.kind in ("backend", "lane", "family", "intent") for t in sentence.tokens)
+                        or self._model_term_fragment(term, sentence, lexicon)):
+                    # ("**STANDARD**: on-demand VMs; offered on both a2-ultragpu and
+                    # a3-highgpu": a model's families are its objects, not subjects)
                     sentence.props += self._with_subject(term, sentence, unit, lexicon)
             # (a heading or parent item that names a lane, family or intent puts its
             # items in ladder context)
@@ -429,6 +436,14 @@ class Engine:
         self._ordinals(out)
         return out
 
+    @staticmethod
+    def _model_term_fragment(term: str, sentence: reading.Sentence, lexicon: Lexicon) -> bool:
+        """A glossary term that is a provisioning model, over a fragment that names
+        families but no model and opens with its predicate ("offered on …")."""
+        return any(t.kind == "model" for t in lexicon.tag(term)) and \
+            not any(t.kind == "model" for t in sentence.tokens) and \
+            bool(_PREDICATE_FIRST.match(sentence.text))
+
     def _with_subject(self, term: str, sentence: reading.Sentence, unit: Unit,
                       lexicon: Lexicon) -> list[Prop]:
         """A definition's fragment read with its glossary term as subject
@@ -436,8 +451,10 @@ class Engine:
         at = sentence.start + len(sentence.text) - len(sentence.text.lstrip())
         # a verdict the fragment leaves to its heading ("Widen it and shard." under
         # "## Warn") is not one the fragment states
-        return _placed([p for p in self._read_text(f"{term}: {sentence.text.strip()}", lexicon,
-                                                   unit.heading)
+        # ("offered on both families" reads as "STANDARD, offered on both families")
+        joint = ", " if _PREDICATE_FIRST.match(sentence.text) else ": "
+        return _placed([p for p in self._read_text(f"{term}{joint}{sentence.text.strip()}",
+                                                   lexicon, unit.heading)
                         if p.kind != "verdict" or _VERDICT_WORD.search(sentence.text)],
                        at, sentence.end)
 

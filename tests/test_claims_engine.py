@@ -2120,6 +2120,9 @@ STRUCTURED = [
     # a pronoun right after the cue is what leads
     ("The single-GPU A100 can be flex-start. Long 1x jobs lead with it, then the 1g H100 "
      "flex-start rung, then on-demand A100.", []),
+    # a glossary term that is a model is the subject of a fragment naming families
+    ("**STANDARD**: on-demand VMs; offered on both a2-ultragpu and a3-highgpu.", [1]),
+    ("**STANDARD**: on-demand VMs; offered on a2-ultragpu only.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),
