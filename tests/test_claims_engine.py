@@ -2123,6 +2123,11 @@ STRUCTURED = [
     # a glossary term that is a model is the subject of a fragment naming families
     ("**STANDARD**: on-demand VMs; offered on both a2-ultragpu and a3-highgpu.", [1]),
     ("**STANDARD**: on-demand VMs; offered on a2-ultragpu only.", []),
+    # "every one of them" after a carried job is every width it degrades to
+    ("30 h at 8x narrows like this: 60 h at 4x, 120 h at 2x, 240 h at 1x. All four widths "
+     "are long, and every one of them has FLEX_START rungs.", [1]),
+    ("10 h at 8x narrows like this: 20 h at 4x, 40 h at 2x, 80 h at 1x. All four widths "
+     "are long, and every one of them has FLEX_START rungs.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

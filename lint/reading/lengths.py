@@ -19,6 +19,9 @@ from lint.reading.cues import (
 from lint.reading.sentence import TermTok
 
 # "at every width", "whatever width it lands on": a claim about all widths
+_ALL_WIDTHS = re.compile(r"\b(?:all|every|each)\s+(?:(?:two|three|four|of\s+the)\s+)?widths?\b|"
+                         r"\bevery\s+one\s+of\s+(?:them|those|these)\b|\bat\s+every\s+width\b",
+                         re.I)
 _EVERY_WIDTH = re.compile(r"\b(?:at|on)\s+(?:every|each|any|all(?:\s+the)?)\s+widths?\b|"
                           r"\bwhatever\s+(?:the\s+)?width\b|\bat\s+all\s+widths\b|"
                           r"\bno\s+matter\s+(?:the\s+|which\s+)?width\b", re.I)
@@ -773,6 +776,10 @@ class LengthReading(ReaderBase):
             if not named:
                 return False
             at = named[-1].term[1]
+        elif _ALL_WIDTHS.search(self.text(self.s.start, model.start)):
+            # "All four widths are long, and every one of them has FLEX_START rungs":
+            # the narrowest width the job degrades to, where it runs longest
+            at = min(self.facts.width_chain())
         else:
             return False
         hours, width0 = self.carried
