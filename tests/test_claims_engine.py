@@ -2128,6 +2128,10 @@ STRUCTURED = [
      "are long, and every one of them has FLEX_START rungs.", [1]),
     ("10 h at 8x narrows like this: 20 h at 4x, 40 h at 2x, 80 h at 1x. All four widths "
      "are long, and every one of them has FLEX_START rungs.", []),
+    # models before ", so" belong to their own clause, not the class after it
+    ("The H100 family is offered as SPOT and FLEX_START, so a long job's STANDARD rung is "
+     "always an A100 machine.", []),
+    ("Long jobs lead with SPOT, then FLEX_START, then STANDARD.", [1]),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

@@ -269,7 +269,7 @@ class LengthReading(ReaderBase):
                 # "… a 4.0-hour estimate leads with flex-start there, while 3.9 hours is
                 # short and leads with spot": the clause before the contrast is not
                 # the class's
-                contrast = list(re.finditer(r";|,?\s\b(?:while|whereas)\b|,\s*but\b",
+                contrast = list(re.finditer(r";|,?\s\b(?:while|whereas)\b|,\s*(?:but|so)\b",
                                             self.text(start, c.start)))
                 if contrast:
                     start += contrast[-1].start()
