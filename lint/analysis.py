@@ -36,6 +36,8 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
                            r"four|4)\b", re.I)
 
 
+# a list item that is a case with its verdict, not a rung
+_CASE_ITEM = re.compile(r"(?:→|->|=>|:)\s*[`*_]*(?:APPROVE|REVISE|no\s+[\w-]+\s+finding)\b")
 # a fragment that opens with its predicate: "offered on both families", "only on A100"
 _PREDICATE_FIRST = re.compile(r"\W*(?:(?:only|also|never|not)\s+)?(?:offered|available|allowed|"
                               r"used|runs?|supported|on|for)\b", re.I)
@@ -706,6 +708,8 @@ class Engine:
             r = unit_readings[0]
             if r.sentence.history or r.sentence.question or r.sentence.procedural:
                 continue  # "1. Profile on 1 GPU first" is a step of a procedure
+            if _CASE_ITEM.search(unit.text):
+                continue  # "2. Width 8, `python run.py` → REVISE": a case, not a rung
             terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
             if not terms or terms[0].start - r.sentence.start > 40:
                 continue
@@ -1019,6 +1023,8 @@ class Engine:
             m = re.match(r"\W*(yes|no|correct|right|wrong|nope)\b", answer, re.I)
             word = m.group(1).lower() if m else ""
             rest = answer[m.end():] if m else answer
+            if word in ("no", "nope", "wrong") and re.match(r"\s*(?:→|->|=>)", rest):
+                rest = ""  # "no → staying narrow is fine": the other branch's outcome
             rest = rest.strip(" ,.;:—-*")
             props: list[Prop] = []
             if word:

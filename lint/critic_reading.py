@@ -29,7 +29,8 @@ _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|conv
 _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?(?=\s+is\s))?"
                        r"\W{0,3}(?:(?:is|are|sits?|falls?)\s+)?(?:well\s+|just\s+)?"
                        r"(below|under|above|over|past)\s+(?:the\s+(?:widening\s+)?(?:[\d.]+[\s-]*"
-                       r"(?:gpu[- ]hours?\s+)?)?(?:threshold|bar|cutoff|line|mark)\b|"
+                       r"(?:gpu[- ]hours?\s+)?)?(?:widen(?:ing)?\s+)?(?:threshold|bar|cutoff|line|"
+                       r"mark)\b|"
                        # "6 GPU-hours (well over 1)"
                        r"[\d.]+\s*\))", re.I)
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
@@ -58,6 +59,7 @@ _NEVER_NARROW = re.compile(
     rf"\bnever\s+(?:objects?\s+to|flags?|revises?|complains?\s+about|touches)\s+(?:an?\s+|any\s+)?"
     rf"{_NARROW_PHASE}|\b{_NARROW_PHASE}\s+(?:are|is|get|gets)\s+always\s+"
     r"(?:approved|fine|accepted|APPROVEd?)\b", re.I)
+_NO_BRANCH = re.compile(r"(?:^|[:?])[\W_]*?\bno\s*(?:→|->|=>|:|—)", re.I)
 _ANAPHOR = re.compile(r"\s*(?:that|this|the|such\s+an?)\s+(?:note|finding|flag|warning|"
                      r"rule|check|one)\b|\s*it\s+(?:is|only|just|never|does|doesn['’]t)\b",
                      re.I)
@@ -131,6 +133,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 # at 0.6 GPU-h is fine": the verdict on one case of the plan, which
                 # the amount or the exception decides; the threshold is read below
                 continue
+            if any(t.kind == "gpuhours" and re.search(
+                    r"\b(?:below|under|less\s+than|fewer\s+than)\s+$",
+                    reader.unit_text[max(s.start, t.start - 14):t.start], re.I)
+                   for t in s.tokens):
+                # "Below 1.0 GPU-hour a narrow phase is fine": the case below the
+                # threshold, which the threshold reading checks
+                continue
             negated = reader.negated_before(cue.start, since=since)
             if negated and _ONE_PHASE.match(s.text):
                 # "A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow":
@@ -157,7 +166,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                             re.match(r"\W*$", reader.text(s.start, rule.start)) and
                             _DEFINES.match(reader.unit_text, rule.end) and
                             written(reader.unit_text, rule).lower() == rule.value)) and \
-                    not re.search(r"(?:→|->|=>)\s*[`*_]*$", reader.text(s.start, rule.start)):
+                    not re.search(r"(?:→|->|=>)\s*(?:no\s+|not\s+(?:an?\s+)?|an?\s+)?[`*_]*$",
+                                  reader.text(s.start, rule.start)):
                 # ("…leaves half the GPUs idle → under-saturated" names an example's
                 # outcome, not the rule the section classifies)
                 heading_props.append(Prop("verdict", (rule.value, verdict), False, rule.start,
@@ -365,6 +375,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # "needlessly-narrow doesn't fire at width 2" under a Warn heading states
         # when the rule fires, not how severe it is
         props = heading_props
+    if _NO_BRANCH.search(s.text):
+        # "└── no → staying narrow is fine": the branch where the rule's condition
+        # fails; its verdict is not the rule's
+        props = [p for p in props if p.kind != "verdict"]
     return props
 
 

@@ -1650,6 +1650,13 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # width-1 phases said never to be objected to
     ("The critic never objects to a width-1 phase: narrow phases are always approved.", True),
     ("The critic never objects to a width-1 phase without a shardable axis.", False),
+    # the case below the threshold; "allowed width" is no verdict; a "no →" branch
+    ("IF width is 1 AND gpu_hours ≥ 1.0 THEN REVISE (needlessly-narrow) and suggest the "
+     "largest allowed width.\nBelow 1.0 GPU-hour a narrow phase is fine.", False),
+    ("Verdict: APPROVE. 0.75 GPU-hours is under the 1.0 widen threshold, so one GPU is "
+     "fine.", False),
+    ("```\ngpu_hours >= 1.0 ?\n├── yes → REVISE: needlessly-narrow\n└── no → staying narrow "
+     "is fine\n```", False),
     # an arrow to an approval: the case below the threshold
     ('- Width 1, shardable axis of 4, exactly 1.0 GPU-hour → REVISE (needlessly-narrow).\n'
      '- Same phase at 0.9 GPU-hours → fine, leave it narrow.', False),
@@ -1667,6 +1674,9 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
 
 
 CRITIC_PARALLEL = [
+    # an imperative on the next line is a sentence of its own
+    ("Count these as parallel work:\n\n- `xargs -P N`\n- vLLM tensor × pipeline × data "
+     "parallel sizes\nDo not count model splitting (`device_map=auto`).", False),
     ("What counts as parallel work for the critic:\n\n- `xargs -P {width}`\n- a model loaded "
      "with `device_map=auto`, since every GPU holds part of it", True),
     ("Shell fan-out — `xargs -P`, GNU `parallel` — is not read at all.", True),
@@ -2132,6 +2142,14 @@ STRUCTURED = [
     ("The H100 family is offered as SPOT and FLEX_START, so a long job's STANDARD rung is "
      "always an A100 machine.", []),
     ("Long jobs lead with SPOT, then FLEX_START, then STANDARD.", [1]),
+    # "opt-in needed: none"; a time is no order ("starts at 12:40")
+    ("key: eight-GPU rungs\nopt-in needed: none\nbehaviour: an 8x request starts on "
+     "a2-ultragpu-8g automatically", []),
+    ("Watch the recording at 1.5x; the part about spot VMs starts at 12:40, and the SLURM "
+     "demo at 31:05.", []),
+    # numbered cases with their verdicts are not rungs in order
+    ("1. Width 8, `torchrun --nproc_per_node={width} train.py` → APPROVE.\n"
+     "2. Width 1, `bash run.sh` → no unreadable-launch finding.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

@@ -14,6 +14,10 @@ SENTENCE_END = re.compile(r"[.!?](?<!\.[a-z][.!?])(?<!e\.g[.!?])(?<!i\.e[.!?])(?
                           r"(?:(?<!\b\d[.!?])|(?<=\d\.)(?=[ \t]*\n|[ \t]*$|[ \t]+[A-Z][a-z]))"
                           r"(?=\s|$)"
                           r"|\?(?=\S)|;\s|\n(?=\s*(?:[-*+]|\d+[.)])\s)"
+                          # an imperative on the next line starts its own sentence, even
+                          # where a list item's lazy continuation joins the lines
+                          r"|(?<=[\w`)*])[ \t]*\n(?=[ \t]*(?:Do(?:\s+not|n['’]t)?|Never|Always|"
+                          r"Count|Treat|Prefer|Avoid|Remember|Note|Keep)\s)"
                           # a chat message's emoji ends its sentence ("… ahead of SLURM 🙂
                           # it's dead last"); ✅ and ❌ (U+2705, U+274C) mark cells instead
                           r"|[\U0001F300-\U0001FAFF]+[\ufe0f]*(?=\s)")

@@ -54,6 +54,9 @@ _LISTED = re.compile(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list)
 _REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
                        r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
                        r"\bfails?\s+(?:validation|to\s+validate)\b|\berrors?\s+out\b", re.I)
+# "opt-in needed: none"
+_OPT_IN_NONE = re.compile(r"opt[- ]in(?:\s+(?:needed|required|flag))?\s*[:=]\s*(?:none|no|false|"
+                          r"not\s+needed|nothing)\b", re.I)
 _NO_NEED = re.compile(r"\b(?:without\s+(?:\w+\s+){0,2}(?:having|needing)\s+to|no\s+need\s+to|"
                      r"needn['’]t|(?:do|does)(?:\s+not|n['’]t)\s+(?:have|need)\s+to|"
                      r"(?:never|nobody|no\s+one)\s+(?:has|have|needs?)\s+to)\s+(?:\w+\s+)?$",
@@ -569,7 +572,8 @@ class WidthReading(ReaderBase):
             comma = max(self.text(self.s.start, at).rfind(","), -1)
             since = self.s.start + comma + 1 if comma >= 0 else None
             # "… first without anyone having to opt in": no opt-in is needed
-            needless = _NO_NEED.search(self.text(self.s.start, at))
+            needless = _NO_NEED.search(self.text(self.s.start, at)) or \
+                _OPT_IN_NONE.match(self.s.text, explicit.start())
             self.add("in-auto", (width,), w.start, w.end,
                      not (needless or self.negated_before(at, since=since)),
                      topic="the auto ladder")
