@@ -362,9 +362,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     props += _busy_count(reader)
     props += _phase_case(reader)
     # (qualified, "… a width-1 phase without a shardable axis", it can be right)
-    never = None if rules or re.search(r"\baxis|\bshard|\bgpu[- ]?h|\bbelow\b|\bunder\b|"
-                                       r"\bless\s+than|\bunless\b|\bexcept\b|\bsmall\b|"
-                                       r"\bcheap\b", s.text, re.I) else _NEVER_NARROW.search(s.text)
+    # ("… whatever its shardable_axis and gpu_hours say" is no qualification)
+    qualified = re.search(r"\baxis|\bshard|\bgpu[- _]?h|\bbelow\b|\bunder\b|\bless\s+than|"
+                          r"\bunless\b|\bexcept\b|\bsmall\b|\bcheap\b", s.text, re.I) and \
+        not re.search(r"\b(?:whatever|regardless|no\s+matter)\b", s.text, re.I)
+    never = None if rules or qualified else _NEVER_NARROW.search(s.text)
     if never:
         # "The critic never objects to a width-1 phase", "narrow phases are always
         # approved": needlessly-narrow would never fire at width 1

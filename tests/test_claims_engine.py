@@ -1650,6 +1650,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # width-1 phases said never to be objected to
     ("The critic never objects to a width-1 phase: narrow phases are always approved.", True),
     ("The critic never objects to a width-1 phase without a shardable axis.", False),
+    # "whatever its axis says" does not qualify "always APPROVE"
+    ("A width-1 phase is always APPROVE, whatever its `shardable_axis` and `gpu_hours` say.",
+     True),
     # the case below the threshold; "allowed width" is no verdict; a "no →" branch
     ("IF width is 1 AND gpu_hours ≥ 1.0 THEN REVISE (needlessly-narrow) and suggest the "
      "largest allowed width.\nBelow 1.0 GPU-hour a narrow phase is fine.", False),
@@ -2150,6 +2153,9 @@ STRUCTURED = [
     # numbered cases with their verdicts are not rungs in order
     ("1. Width 8, `torchrun --nproc_per_node={width} train.py` → APPROVE.\n"
      "2. Width 1, `bash run.sh` → no unreadable-launch finding.", []),
+    # the width named as the next try comes straight after the one that missed
+    ("If no 8-GPU machine is free, the router's next try is width 2, then width 1.", [1]),
+    ("If no 8-GPU machine is free, the router's next try is width 4, then width 2.", []),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

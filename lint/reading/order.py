@@ -12,6 +12,7 @@ from lint.reading.cues import (
     ADJACENT,
     ARROW,
     CLAUSE_JOINT,
+    COND,
     FILLER,
     IN_ORDER,
     KEY_ORDER,
@@ -68,6 +69,10 @@ _TRYING_VERB = re.compile(r"\s*(?:tries|try|checks?|hits?|works?\s+through|walks
 
 # "after half an hour", "before 30 min", "after a few minutes": a time
 # a cue that opens a clause with its own subject: "before they can be reimbursed"
+_NEXT_IS = re.compile(r"\bnext\s+(?:try|step|stop|rung|attempt|width|choice)\s+(?:is|will\s+be)\b",
+                      re.I)
+_MISS_WORDS = re.compile(r"\bno\b|\bnot\s+(?:free|available)|\bfull\b|\bmiss|\bsold\s+out|"
+                         r"\bout\s+of\s+capacity|\bunavailable\b", re.I)
 # a chain of multipliers the sentence says is something else than GPU widths
 _NOT_WIDTHS = re.compile(r"[^.;:]{0,30}?\b(?:is|are|was|were)\s+(?:the\s+|a\s+|our\s+)?"
                          r"(?:[\w-]+\s+){0,3}?(?:multipliers?|factors?|batch[- ]sizes?|"
@@ -238,6 +243,7 @@ class OrderReading(ReaderBase):
             if on:
                 window = (on.start(), on.start("what"), on.end("what"))
         if window is None:
+            self._next_width_on_miss()
             return
         cue, lo, hi = (self.s.start + x for x in window)
         inside = [t for t in self.terms if lo <= t.start < hi and orderable(t.term)]
@@ -253,6 +259,22 @@ class OrderReading(ReaderBase):
         b = nxt[0]
         self.add("skip", (missed.term, b.term), min(missed.start, b.start),
                  max(missed.end, b.end), self.negated_before(b.start), topic="order")
+
+    def _next_width_on_miss(self) -> None:
+        """'If no 8-GPU machine is free, the router's next try is width 2': the
+        width named next comes straight after the one that missed."""
+        cond = COND.match(self.s.text)
+        nxt = _NEXT_IS.search(self.s.text, cond.end()) if cond else None
+        if nxt is None or not _MISS_WORDS.search(self.s.text, 0, cond.end()):
+            return
+        widths = [t for t in self.terms if t.term[0] == "width"]
+        missed = next((t for t in widths if t.end <= self.s.start + cond.end()), None)
+        after = next((t for t in widths if t.start >= self.s.start + nxt.end()), None)
+        if missed is None or after is None or missed.term == after.term or \
+                after.start - (self.s.start + nxt.end()) > 12:
+            return
+        self.add("skip", (missed.term, after.term), missed.start, after.end,
+                 self.negated_before(after.start), topic="width chain")
 
     # -- order: before / after --
 
