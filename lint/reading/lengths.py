@@ -271,6 +271,10 @@ class LengthReading(ReaderBase):
                 # the class's
                 contrast = list(re.finditer(r";|,?\s\b(?:while|whereas)\b|,\s*(?:but|so)\b",
                                             self.text(start, c.start)))
+                if contrast and contrast[-1].group(0).rstrip().endswith("so") and any(
+                        t.kind == "duration" and start <= t.start < start + contrast[-1].start()
+                        for t in self.tokens):
+                    contrast = []  # "DWS has a 3-day limit, so multi-day jobs …": one thought
                 if contrast:
                     start += contrast[-1].start()
             if i:
