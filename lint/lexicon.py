@@ -326,7 +326,10 @@ def _number_words(table: dict[str, float]) -> str:
         if sep and head in tails and tail in tails[head]:
             continue  # folded under its head
         if word in tails:
-            units = "|".join(sorted(map(re.escape, set(tails[word])), key=len, reverse=True))
+            # (ties by text: the pattern is spelled the same on every run, so the
+            # regex cache keeps it)
+            units = "|".join(sorted(map(re.escape, set(tails[word])),
+                                    key=lambda u: (-len(u), u)))
             parts.append((len(word) + 100, rf"{re.escape(word)}(?:[- ](?:{units}))?"))
         else:
             parts.append((len(word), re.escape(word)))
