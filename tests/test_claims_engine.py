@@ -5,6 +5,7 @@ lexicon gates never hide a match, and the invariants hold for any ordering."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import subprocess
 import sys
@@ -2203,3 +2204,18 @@ def test_a_verdict_map_in_a_fence_is_checked_rule_by_rule() -> None:
             "unsharded-wide:       REVISE\nunreadable-launch:    {}\n```\n")
     assert _critic_lines(text.format("APPROVE + warning")) == [6]
     assert _critic_lines(text.format("REVISE")) == []
+
+
+def test_lexicon_patterns_are_spelled_the_same_under_every_hash_seed() -> None:
+    """The regex cache is keyed by pattern text: a pattern built from a set in
+    hash order would be new on every run and rewrite the cache file each time."""
+    script = ("from router import config\nfrom lint import lexicon\n"
+              "lx = lexicon.build(config.load())\n"
+              "print(lexicon._number_words(lx.data['durations']['numbers']))\n"
+              "print(sorted(k.alternation.full.pattern for k in lx._kinds if k.alternation))\n")
+    spelled = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              check=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3")}
+    assert len(spelled) == 1
+    assert "twenty(?:[- ](?:eight|" in spelled.pop()
