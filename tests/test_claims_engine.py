@@ -2157,6 +2157,9 @@ STRUCTURED = [
     # the width named as the next try comes straight after the one that missed
     ("If no 8-GPU machine is free, the router's next try is width 2, then width 1.", [1]),
     ("If no 8-GPU machine is free, the router's next try is width 4, then width 2.", []),
+    # a pronoun after a colon is the sentence's subject, not the nearest term
+    ("Never treat RunPod as the fallback for one GCP stock-out: it is the last rung.", []),
+    ("Never treat SLURM as the fallback for one GCP stock-out: it is the last rung.", [1]),
     # words listed as words are a glossary
     ("Write the way people do: synonyms (spot VMs, preemptible, on-demand, H100 boxes, the "
      "paid cloud).", []),

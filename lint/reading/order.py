@@ -1088,6 +1088,11 @@ class OrderReading(ReaderBase):
             return None  # "every GCP width missed first": beforehand, not a position
         if before:
             gap = self.text(before[-1].end, cue.start)
+            if re.search(r"[:;—–]\s*(?:it|this|that)(?:\s+is|['’]s)\s+(?:the\s+|a\s+)?$", gap,
+                         re.I):
+                # "Never treat RunPod as the fallback for one GCP stock-out: it is the
+                # last rung": the pronoun is the sentence's subject, not the nearest term
+                return ords[0] if ords[0] is not before[-1] else None
             if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
                     or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
                                     r"(?:the|a|an)?\s*", gap, re.I) \
