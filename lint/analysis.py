@@ -386,8 +386,10 @@ class Engine:
                 from lint import critic_reading
 
                 sentence.props += critic_reading.read(reader, unit)
-            if out and not sentence.props and (sentence.context or critic or (
-                    term and self._model_term_fragment(term, sentence, lexicon))) and \
+            # ("**STANDARD**: on-demand VMs; offered on both a2-ultragpu and
+            # a3-highgpu": a model's families are its objects, not subjects)
+            model_fragment = bool(term) and self._model_term_fragment(term, sentence, lexicon)
+            if out and not sentence.props and (sentence.context or critic or model_fragment) and \
                     not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
                                                         lexicon, term)
@@ -397,9 +399,7 @@ class Engine:
                     sentence.props += self._with_subject(elided, sentence, unit, lexicon)
                 if term and not sentence.props and (not any(
                         t.kind in ("backend", "lane", "family", "intent") for t in sentence.tokens)
-                        or self._model_term_fragment(term, sentence, lexicon)):
-                    # ("**STANDARD**: on-demand VMs; offered on both a2-ultragpu and
-                    # a3-highgpu": a model's families are its objects, not subjects)
+                        or model_fragment):
                     sentence.props += self._with_subject(term, sentence, unit, lexicon)
             # (a heading or parent item that names a lane, family or intent puts its
             # items in ladder context)

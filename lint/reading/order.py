@@ -308,7 +308,8 @@ class OrderReading(ReaderBase):
             subjects = [t for t in ords if t.end <= first_cue.start]
         # "The pods (A100 or H100 depending on the intent) are the final rung, after
         # GCP": a term in a closed aside qualifies the subject, it is not one
-        subjects = [t for t in subjects if not self._in_closed_aside(t, first_cue.start)] or \
+        subjects = [t for t in subjects if (aside := self.aside_of(t.start)) is None or
+                    aside[1] > first_cue.start] or \
             subjects
         if not subjects:
             # "Once GCP runs out, the paid cloud is preferred over the campus cluster":
@@ -745,14 +746,6 @@ class OrderReading(ReaderBase):
             self.add(kind, (x.term[1], n), x.start, x.end, self.negated_before(at),
                      topic="order")
             return
-
-    def _in_closed_aside(self, t: TermTok, before: int) -> bool:
-        """Whether `t` sits in a bracketed aside that closes before `before`."""
-        opened = self.unit_text.rfind("(", self.s.start, t.start)
-        if opened < 0 or self.unit_text.rfind(")", self.s.start, t.start) > opened:
-            return False
-        close = self.unit_text.find(")", t.end, before)
-        return close >= 0
 
     def _own_clause_end(self, start: int, stop: int, ords: list[TermTok]) -> int:
         """Where a cue's objects end: at a clause joint followed by a term with
