@@ -130,6 +130,9 @@ def _split_top(pattern: str) -> tuple[list[str], int] | None:
     return branches, i
 
 
+_SPECIAL = set("\\()[]{}|?*+^$.")
+
+
 def _required_literals(pattern: str) -> tuple[str, ...] | None:
     r"""Literals one of which every match of `pattern` contains, lowercased:
     its one required literal, else the choices of its leading group
@@ -139,6 +142,17 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
     one = _required_literal(pattern)
     if one is not None:
         return (one,)
+    split = _split_top(pattern)
+    if split is None or split[1] != len(pattern):
+        return None
+    if len(split[0]) > 1:  # "a|b": each branch needs one of its own
+        found: set[str] = set()
+        for branch in split[0]:
+            literals = _required_literals(branch) if branch else None
+            if literals is None:
+                return None
+            found.update(literals)
+        return tuple(sorted(found))
     body = pattern
     while True:  # lookarounds in front constrain, they do not consume
         m = _LEADING_LOOKAROUND.match(body)
@@ -152,6 +166,8 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
     plain_class = re.match(r"\[([^\]\\^-]+)\](?![?*]|\{0)", body)
     if plain_class:
         return tuple(sorted(set(plain_class.group(1).lower())))
+    if body[:1] and body[0] not in _SPECIAL and body[1:2] not in ("?", "*", "{"):
+        return (body[0].lower(),)  # one plain character ("×" in "×(\d+|eight)")
     if not body.startswith("("):
         return None
     head = re.match(r"\((?:\?:|\?P<\w+>|\?[aiLmsux-]+:)?", body)
@@ -163,9 +179,14 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
         return None
     branches, close = split
     after = body[head.end() + close + 1:]
-    if close + head.end() >= len(body) or after[:1] in ("?", "*") or after.startswith("{0"):
+    if close + head.end() >= len(body):
         return None
-    found: set[str] = set()
+    if after[:1] in ("?", "*") or after.startswith("{0"):
+        # an optional group in front ("(?:the\s+)?(?:guide|docs?)…"): what follows
+        # it is required
+        rest = re.sub(r"^(?:[?*]|\{0(?:,\d*)?\})\??", "", after)
+        return _required_literals(rest) if rest and rest[0] not in "|)" else None
+    found = set()
     for branch in branches:
         literals = _required_literals(branch) if branch else None
         if literals is None:

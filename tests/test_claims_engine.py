@@ -1444,6 +1444,13 @@ def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literals(r"(?:ab|cd)?\s*x") is None  # an optional lead
     assert lexicon._required_literals(r"[x×]\s*8") == ("x", "×")
     assert lexicon._required_literals(r"\d+\s*h") == (lexicon._DIGIT,)
+    # what follows an optional lead is required; so is a plain character in front
+    assert lexicon._required_literals(r"(?:the\s+)?(?:guide|docs?)\s+") == ("doc", "guide")
+    assert lexicon._required_literals(r"(?<![\w.])×(\d+|eight)") == ("×",)
+    # a top-level bar: each branch needs one of its own, or nothing is required
+    assert lexicon._required_literals(r"(?:a)?b|c") == ("b", "c")
+    assert lexicon._required_literals(r"×|\s*x") is None
+    assert lexicon._required_literals(r"x?y") is None
 
 
 def test_gate_folds_what_case_insensitive_matching_folds() -> None:
