@@ -2186,6 +2186,13 @@ STRUCTURED = [
      "long: flex-start leads and spot drops to last.", []),
     ("An 8-GPU job of 1.5 h is 3 h at 4×, short, so spot leads there.\nAt 2× it is 6 h, "
      "long: spot leads and flex-start comes second.", [2]),
+    # an aside's negation that names no ladder entity negates only the aside
+    ("- 2x: 4 h → long (4 h is not below the threshold), FLEX_START leads", []),
+    ("- 2x: 4 h → long (4 h is not below the threshold), SPOT leads", [1]),
+    ("`a3-highgpu-8g` (never STANDARD) is the second rung at 8×.", []),
+    ("`a3-highgpu-8g` (never SPOT) is the second rung at 8×.", [1]),
+    ("The 8x rungs (a2-ultragpu-8g, a3-highgpu-8g) are part of the automatic ladder (no "
+     "flag/opt-in).", []),
 ]
 
 

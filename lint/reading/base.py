@@ -160,6 +160,15 @@ class ReaderBase:
         floor = self.clause_start(position) if since is None else since
         for t in self.tokens:
             if t.kind == "neg" and floor <= t.start < position:
+                aside = self.aside_of(t.start)
+                # (the reading is at `position`, or ends at `since`)
+                if aside is not None and not any(
+                        aside[0] < at <= aside[1] for at in (position, since) if at) and not any(
+                        o.entity and t.end <= o.start < aside[1] for o in self.tokens):
+                    # "long (4 h is not below the threshold), FLEX_START leads": an
+                    # aside's negation of no ladder name is the aside's own ("H100
+                    # (never on-demand)" still negates)
+                    continue
                 word = self.unit_text[t.start:t.end].lower()
                 if word == "no":
                     if _NO_SUBJECT.match(self.unit_text, t.end) and \
