@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from lint import reading
 from lint.document import Document, Unit
 from lint.facts import Facts
-from lint.lexicon import Lexicon, Token
+from lint.lexicon import Lexicon, Prefiltered, Token, _gate_text
 from lint.propositions import Prop, Verdict, judge
 from lint.reading.cues import COND, EVERY_FAMILY, EVERY_INTENT
 from lint.reading.lengths import heading_class
@@ -25,6 +25,9 @@ _ORDINAL = re.compile(r"^\W*(?:(first(?:ly)?|to\s+start|start\s+with)|(second(?:
 # "the wide rungs are opt-in".
 _WIDTH_LIST = re.compile(r"(?:\b|_)widths?\b[^.]{0,40}?\d+\s*(?:,|→|->)\s*\d+|"
                          r"\bwid(?:e|est)\s+(?:gcp\s+)?(?:rungs?|machines?|boxes)\b", re.I)
+_WIDTH_LIST_GATE = Prefiltered(_WIDTH_LIST)
+_EVERY_FAMILY_GATE = Prefiltered(EVERY_FAMILY)
+_EVERY_INTENT_GATE = Prefiltered(EVERY_INTENT)
 _ORDER_LEAD = re.compile(r"(?:\border\b|\bsequence\b|\bin\s+turn\b|\bdown\s+(?:this|the)\s+"
                          r"list\b|\b(?:walks?|tries|visits?)\s+them\b|\bone\s+by\s+one\b|"
                          r"\bpriority\b)[^:\n]{0,60}:\s*$", re.I)
@@ -222,16 +225,18 @@ class Engine:
             if unit.line in skip_lines or (unit.kind == "heading" and not critic and
                                            not unit.text.rstrip().endswith("?")):
                 continue  # a heading is context; a question heading is answered below it
+            lowered = _gate_text(unit.text)  # for the gates' literal tests, made once
             if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
-                    not unit.header and not _WIDTH_LIST.search(unit.text) and \
+                    not unit.header and not _WIDTH_LIST_GATE.search(unit.text, lowered) and \
                     not (critic and (_AXIS_WORDS.search(unit.text) or
                                      _VERDICTS_NAMED.search(unit.text))) and \
                     not reading.KEY_WORDS.search(unit.text) and \
                     not (unit.table_id and not unit.header and re.search(r"\d", unit.text) and
                          _WIDTHS_HEADER.search(table_header)) and \
-                    not _ANSWERED_QUESTION.search(unit.text) and \
-                    not EVERY_FAMILY.search(unit.text) and not EVERY_INTENT.search(unit.text) \
-                    and not reading.about_scaling(unit.text) and \
+                    not _ANSWERED_GATE.search(unit.text, lowered) and \
+                    not _EVERY_FAMILY_GATE.search(unit.text, lowered) and \
+                    not _EVERY_INTENT_GATE.search(unit.text, lowered) \
+                    and not reading.about_scaling(unit.text, lowered) and \
                     not reading.bare_width_list(unit.text, unit.heading):
                 if unit.list_id == 0 and unit.table_id == 0:
                     lead_in_context = bool(lexicon.ladder_context.search(unit.text))
@@ -1088,6 +1093,7 @@ class Engine:
 # name is still answered below it, when it asks about an order
 _ANSWERED_QUESTION = re.compile(
     r"\b(?:first|last|before|after|when|which|where|what|how)\b[^\n]*\?[*_\s]*$", re.I)
+_ANSWERED_GATE = Prefiltered(_ANSWERED_QUESTION)
 
 # A wh-question whose subject the answer names: "Which family goes first at 4×
 # SPOT? The H100 one." reads "The H100 one goes first at 4× SPOT".

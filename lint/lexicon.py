@@ -98,6 +98,9 @@ def _gate_text(text: str) -> str:
 
 
 _LEADING_LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
+# An anchor, or a class or any-character that may match nothing ("^\W*", "\s?")
+_LEADING_OPTIONAL = re.compile(r"\^|\\[bBA]|(?:\\[wWsSdD]|\[(?:\\.|[^\]\\])*\]|\.)"
+                               r"(?:[?*]|\{0(?:,\d*)?\})\??")
 
 
 def _split_top(pattern: str) -> tuple[list[str], int] | None:
@@ -154,14 +157,14 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
             found.update(literals)
         return tuple(sorted(found))
     body = pattern
-    while True:  # lookarounds in front constrain, they do not consume
-        m = _LEADING_LOOKAROUND.match(body)
-        if not m:
+    while True:  # lookarounds, anchors and optional atoms in front: they need no text
+        m = _LEADING_LOOKAROUND.match(body) or _LEADING_OPTIONAL.match(body)
+        if not m or not m.end():
             break
         body = body[m.end():]
-    if body.startswith("\\d"):
+    if body.startswith("\\d") and body[2:3] not in ("?", "*", "{"):
         return (_DIGIT,)
-    if body.startswith("[0-9]"):
+    if body.startswith("[0-9]") and body[5:6] not in ("?", "*", "{"):
         return tuple("0123456789")
     plain_class = re.match(r"\[([^\]\\^-]+)\](?![?*]|\{0)", body)
     if plain_class:
@@ -255,6 +258,28 @@ class _Alternation:
             regex = re.compile("|".join(self.parts[i][0] for i in key), re.I)
             self._subsets[key] = regex
         return regex
+
+
+class Prefiltered:
+    """A compiled regex searched only where the text holds one of its required
+    literals (see `_required_literals`), worked out from the pattern itself on
+    first use. For gates asked of every unit of every file, most of which hold
+    none: a few substring tests cost less than a search."""
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        self._literals: tuple[str, ...] | bool | None = False  # False: not worked out yet
+
+    def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+        literals = self._literals
+        if literals is False:
+            literals = self._literals = _required_literals(self.regex.pattern)
+        if literals is not None:
+            lowered = _gate_text(text) if lowered is None else lowered
+            if not any(_DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered
+                       for lit in literals):  # type: ignore[union-attr]
+                return None
+        return self.regex.search(text)
 
 
 def _literal_scan(literals) -> re.Pattern[str] | None:

@@ -39,6 +39,10 @@ DIRECTORY = ".workflow-lint-cache"
 # Entries kept at most: patterns built from unordered sets differ run to run,
 # and the file must not grow with them.
 MAX_ENTRIES = 3000
+# Bytes kept at most. Every run loads the whole file, and the lexicon's narrowed
+# alternations (one per set of literals a text held) are large: a store filled
+# by linting many unlike files costs more to load than its hits save.
+MAX_BYTES = 2 << 20
 _MAX_FILE_BYTES = 16 << 20
 _IGNORE_ALL = "# written by workflow-lint\n*\n"
 _MAGIC = b"WLRX"
@@ -154,8 +158,10 @@ class _Store:
         if not self.added:
             return
         entries = self.entries
-        if len(entries) > MAX_ENTRIES:
+        payload = marshal.dumps(entries)
+        if len(entries) > MAX_ENTRIES or len(payload) > MAX_BYTES:
             entries = {k: v for k, v in entries.items() if k in self.used}
+            payload = marshal.dumps(entries)
         try:
             folder = self.path.parent
             folder.mkdir(exist_ok=True)
@@ -164,7 +170,6 @@ class _Store:
                 ignore.write_text(_IGNORE_ALL, encoding="utf-8")
             fd, tmp = tempfile.mkstemp(prefix=".regex-", dir=folder)
             try:
-                payload = marshal.dumps(entries)
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(_header(payload) + payload)
                 os.replace(tmp, self.path)

@@ -1441,7 +1441,12 @@ def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literal(r"x\??y") is None
     assert lexicon._required_literals(r"(?:before|prior\s+to)\s+\w+") == ("before", "prior")
     assert lexicon._required_literals(r"(?:before|\w+)\s+x") is None
-    assert lexicon._required_literals(r"(?:ab|cd)?\s*x") is None  # an optional lead
+    assert lexicon._required_literals(r"(?:ab|cd)?\s*x") == ("x",)  # an optional lead
+    # anchors and atoms that may match nothing need no text
+    assert lexicon._required_literals(r"^\W*(?:first|then)\b") == ("first", "then")
+    assert lexicon._required_literals(r"\b[\w.]*?(?:a|b)") == ("a", "b")
+    assert lexicon._required_literals(r"\d*h") == ("h",)
+    assert lexicon._required_literals(r"\d?") is None
     assert lexicon._required_literals(r"[x×]\s*8") == ("x", "×")
     assert lexicon._required_literals(r"\d+\s*h") == (lexicon._DIGIT,)
     # what follows an optional lead is required; so is a plain character in front
@@ -1449,7 +1454,7 @@ def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literals(r"(?<![\w.])×(\d+|eight)") == ("×",)
     # a top-level bar: each branch needs one of its own, or nothing is required
     assert lexicon._required_literals(r"(?:a)?b|c") == ("b", "c")
-    assert lexicon._required_literals(r"×|\s*x") is None
+    assert lexicon._required_literals(r"×|\s*") is None
     assert lexicon._required_literals(r"x?y") is None
 
 

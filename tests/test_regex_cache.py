@@ -151,6 +151,20 @@ def test_a_full_store_keeps_what_the_run_used(tmp_path: Path,
     assert set(marshal.loads(stored.read_bytes()[regex_cache._HEAD:])) == {("new", 0)}
 
 
+def test_a_store_over_its_byte_budget_keeps_what_the_run_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(4):
+        _through_cache(tmp_path, "|".join(f"old{i}word{j}" for j in range(50)), 0)
+    [stored] = (tmp_path / regex_cache.DIRECTORY).glob("regex-*.marshal")
+    monkeypatch.setattr(regex_cache, "MAX_BYTES", stored.stat().st_size - 1)
+    re.purge()
+    with regex_cache.cached(tmp_path):
+        re.compile("new", 0)
+    import marshal
+
+    assert set(marshal.loads(stored.read_bytes()[regex_cache._HEAD:])) == {("new", 0)}
+
+
 def test_compiles_after_the_block_do_not_go_through_the_cache(tmp_path: Path) -> None:
     import re._compiler
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from lint.lexicon import Prefiltered
 from lint.reading.base import ReaderBase
 
 # What the sentence must be about: a width that changes.
@@ -101,9 +102,15 @@ _TOPIC = re.compile(r"\b(?:length|wall[- ]?clock|run[- ]?time|duration|class|h\s
                     r"hours?\s+job)\b", re.I)
 
 
-def about_scaling(text: str) -> bool:
-    """Whether a unit may state how length follows width (cheap: two scans)."""
-    return bool(_TOPIC.search(text)) and bool(_WIDTH_CHANGE.search(text))
+_TOPIC_GATE = Prefiltered(_TOPIC)
+_WIDTH_CHANGE_GATE = Prefiltered(_WIDTH_CHANGE)
+
+
+def about_scaling(text: str, lowered: str | None = None) -> bool:
+    """Whether a unit may state how length follows width (cheap: two scans,
+    each only where its words are; `lowered` is the text's gate text)."""
+    return bool(_TOPIC_GATE.search(text, lowered)) and \
+        bool(_WIDTH_CHANGE_GATE.search(text, lowered))
 
 
 # (", not wall-clock," contrasts a noun; it denies nothing)
