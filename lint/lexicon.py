@@ -283,11 +283,39 @@ class Prefiltered:
 
 
 def _literal_scan(literals) -> re.Pattern[str] | None:
-    """One case-sensitive alternation of plain literals, searched in lowered text."""
-    # (longest first; ties by text, so the pattern is the same on every run and
-    # the regex cache keeps it)
-    return re.compile("|".join(lit if lit == _DIGIT else re.escape(lit) for lit in sorted(
-        literals, key=lambda lit: (-len(lit), lit)))) if literals else None
+    """One case-sensitive pattern that tells whether lowered text holds any of
+    `literals`. Only whether, not which: it is spelled as a trie of the
+    literals ("a(?:2-ultragpu|3-highgpu)"), since the regex engine tries an
+    alternation's branches one by one at every position of the text, and a
+    trie's branches differ in their first character, which fails fast. A
+    literal that starts with another is left out: the shorter one is found
+    wherever the longer is."""
+    if not literals:
+        return None
+    trie: dict[str, dict] = {}
+    for lit in sorted(literals, key=lambda lit: (len(lit), lit)):  # shorter first
+        if lit == _DIGIT:
+            continue
+        node = trie
+        for char in lit:
+            if node.get("") is not None:
+                break  # a literal that starts with this one is already in
+            node = node.setdefault(char, {})
+        else:
+            if node.get("") is None:
+                node.clear()
+                node[""] = {}  # a literal ends here: nothing after it is needed
+
+    def spell(node: dict[str, dict]) -> str:
+        if "" in node:
+            return ""
+        branches = [re.escape(char) + spell(child) for char, child in sorted(node.items())]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    spelled = spell(trie) if trie else ""
+    if _DIGIT in literals:
+        spelled = _DIGIT + ("|" + spelled if spelled else "")
+    return re.compile(spelled)
 
 
 def _mention_scan(kinds: list[_Kind]) -> re.Pattern[str] | None:

@@ -1432,6 +1432,20 @@ def test_required_literals_are_in_every_match(data) -> None:
     assert alt.regex_for(text.lower()) is not None, (source, literals, text)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.text("ab-2x→", min_size=1, max_size=4), min_size=1, max_size=8),
+       st.text("ab-2x→ ", max_size=20), st.booleans())
+def test_literal_scan_finds_a_text_holding_any_literal(literals, text, digit) -> None:
+    """The trie-shaped scan answers as `any(literal in text)`, with literals
+    that start with, hold or overlap one another."""
+    if digit:
+        literals = {*literals, lexicon._DIGIT}
+    scan = lexicon._literal_scan(literals)
+    expected = any(re.search(r"\d", text) if lit == lexicon._DIGIT else lit in text
+                   for lit in literals)
+    assert bool(scan.search(text)) == expected
+
+
 def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literal(r"google\s+cloud(?:\s+platform)?") == "google"
     assert lexicon._required_literal(r"(?:the\s+)?campus\s+(?:cluster|hpc)") == "campus"
