@@ -270,15 +270,18 @@ class Prefiltered:
         self.regex = regex
         self._literals: tuple[str, ...] | bool | None = False  # False: not worked out yet
 
-    def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+    def may_match(self, lowered: str) -> bool:
+        """Whether the text whose gate text is `lowered` holds a required literal."""
         literals = self._literals
         if literals is False:
             literals = self._literals = _required_literals(self.regex.pattern)
-        if literals is not None:
-            lowered = _gate_text(text) if lowered is None else lowered
-            if not any(_DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered
-                       for lit in literals):  # type: ignore[union-attr]
-                return None
+        return literals is None or any(
+            _DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered
+            for lit in literals)  # type: ignore[union-attr]
+
+    def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+        if not self.may_match(_gate_text(text) if lowered is None else lowered):
+            return None
         return self.regex.search(text)
 
 

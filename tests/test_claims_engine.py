@@ -1419,6 +1419,30 @@ def test_literal_gates_never_hide_a_match() -> None:
 _PARTS = [part for alt in _alternations(_gated_lexicon()) for part in alt.parts]
 
 
+def test_prefiltered_gates_answer_as_their_regex() -> None:
+    """The unit gates and the stale claims' patterns, asked only where their
+    required literals are, find a match wherever their regex does."""
+    from lint import analysis
+    from lint.lexicon import Prefiltered
+    from lint.reading import scaling
+    from lint.rules import stale_claim
+
+    gates = [g for module in (analysis, scaling) for g in vars(module).values()
+             if isinstance(g, Prefiltered)]
+    gates += [Prefiltered(p) for claim in stale_claim.load() for p in claim.patterns]
+    assert len(gates) >= 8
+    texts = [e["text"] for f in CORPUS.glob("*.yaml") for e in yaml.safe_load(f.read_text())]
+    texts += [line for p in (ROOT / "docs").rglob("*.md")
+              for line in p.read_text(encoding="utf-8").splitlines()]
+    skipped = 0
+    for gate in gates:
+        for text in texts:
+            assert bool(gate.search(text)) == bool(gate.regex.search(text)), \
+                (gate.regex.pattern, text)
+            skipped += not gate.may_match(lexicon._gate_text(text))
+    assert skipped > len(texts)  # the literals do rule texts out, or this proves nothing
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.data())
 def test_required_literals_are_in_every_match(data) -> None:

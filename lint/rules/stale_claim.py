@@ -299,6 +299,19 @@ def _reads_the_end(source: str) -> bool:
     return re.search(r"\\[bBZ]|\$", source) is not None
 
 
+@functools.lru_cache(maxsize=256)
+def _prefiltered(pattern: re.Pattern[str]) -> Any:
+    from lint.lexicon import Prefiltered
+
+    return Prefiltered(pattern)
+
+
+def _may_match(pattern: re.Pattern[str], lowered: str) -> bool:
+    """False when the text (its gate text `lowered`) lacks every literal a
+    match of `pattern` needs: most units name none of a claim's words."""
+    return _prefiltered(pattern).may_match(lowered)
+
+
 def search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     r"""`pattern.search(text)` over overlapping windows of WINDOW characters, so
     a long paragraph costs linear time. `pos` keeps ^ and \b honest at a
@@ -366,6 +379,7 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
         return ctx.doc.cache[key]
     from lint import reading
     from lint.document import ARCHIVE_HEADING, corrected_quote_lines
+    from lint.lexicon import _gate_text
 
     lexicon = ctx.run.engine.lexicon
     found: dict[tuple[int, int], tuple[StaleClaim, int]] = {}
@@ -374,8 +388,9 @@ def matched_sentences(ctx: Context) -> dict[tuple[int, int], tuple[StaleClaim, i
         if unit.line in corrected:
             continue  # quoted to be corrected: "> 8× rungs are explicit-intent-only" + "Retired."
         text = unit.text.translate(_SPACE_LIKE)
+        lowered = _gate_text(text)
         hits = [(m.start(), claim) for claim in ctx.run.claims for pattern in claim.patterns
-                for m in [search(pattern, text)] if m]
+                if _may_match(pattern, lowered) for m in [search(pattern, text)] if m]
         if not hits:
             continue
         for start, end in reading.split_sentences(unit.text):
