@@ -312,8 +312,11 @@ def _literal_scan(literals) -> re.Pattern[str] | None:
     def spell(node: dict[str, dict]) -> str:
         if "" in node:
             return ""
-        branches = [re.escape(char) + spell(child) for char, child in sorted(node.items())]
-        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if len(node) == 1:  # a run of single characters: no group needed
+            [(char, child)] = node.items()
+            return (char if char.isalnum() else re.escape(char)) + spell(child)
+        return "(?:" + "|".join((char if char.isalnum() else re.escape(char)) + spell(child)
+                                for char, child in sorted(node.items())) + ")"
 
     spelled = spell(trie) if trie else ""
     if _DIGIT in literals:
