@@ -95,6 +95,21 @@ def _ordinal_of(text: str) -> int | None:
     return 2 if word in ("last", "final") else 1
 
 
+_KEY_ITEM = re.compile(r"^\W*\w+(?:\s+\w+)?\s*[`*_]*\s*[:=]")
+
+
+def _sequenced(items: list[tuple[Unit, list[Reading]]]) -> bool:
+    """A bullet list whose every item after the first opens with a step word
+    ("- try spot first", "- then on-demand", "- then DWS"): it is in order."""
+    firsts = {}
+    for unit, _ in items:
+        firsts.setdefault(unit.item, unit.text)
+    texts = list(firsts.values())
+    ranks = [_ORDINAL.match(t) and not _KEY_ITEM.match(t) and _ordinal_of(t) for t in texts[1:]]
+    # (at least one "then": "- first: gcp" / "- last: runpod" are keys, not steps)
+    return len(texts) >= 2 and all(r in (1, 2) for r in ranks) and 1 in ranks
+
+
 _EVERYTHING_ELSE = re.compile(r"^\W*(?:and\s+)?(?:everything|anything|any\s+job|every\s+job|"
                               r"all)\s+(?:else|other\s+jobs?|longer|shorter)\b|^\W*the\s+rest\b",
                               re.I)
@@ -699,9 +714,9 @@ class Engine:
         so does a bullet list that its lead-in says is in order. Under a lead-in
         that names one intent ("eval-70b walk:"), each width it lists is one
         that intent runs at."""
-        if not items or not (items[0][0].ordered or led):
+        if not items or not (items[0][0].ordered or led or _sequenced(items)):
             return
-        if self._model_list(items):
+        if self._model_list(items, kind):
             return
         heads: list[tuple[Reading, reading.TermTok]] = []
         tails: list[reading.TermTok] = []  # "5. `campus-a100`, then `campus-preempt`."
@@ -732,10 +747,16 @@ class Engine:
                     r.props.append(Prop("reach", (intent, t.term[1]), False, t.start, t.end,
                                         "minimum width"))
 
-    def _model_list(self, items: list[tuple[Unit, list[Reading]]]) -> bool:
+    def _model_list(self, items: list[tuple[Unit, list[Reading]]],
+                    lead_class: str | None = None) -> bool:
         """'### Provisioning order for a long job' over '1. FLEX_START 2. SPOT
-        3. STANDARD': a numbered list of models is that class's order."""
+        3. STANDARD': a numbered list of models is that class's order; so is one
+        under a lead-in that names the class ("Short job, per width:")."""
         kind = heading_class(items[0][0].heading)
+        if kind is None and lead_class is not None and not any(
+                t.term[0] in ("family", "rung") for _, rs in items for r in rs[:1]
+                for t in reading.terms(r.sentence)):
+            kind = lead_class  # models alone: not "a3-highgpu-4g, SPOT" rungs
         if kind is None or len(items) < 2:
             return False
         models: list[tuple[Reading, reading.TermTok]] = []

@@ -2236,6 +2236,14 @@ STRUCTURED = [
     ("`a3-highgpu-8g` (never SPOT) is the second rung at 8×.", [1]),
     ("The 8x rungs (a2-ultragpu-8g, a3-highgpu-8g) are part of the automatic ladder (no "
      "flag/opt-in).", []),
+    # a bullet list whose items go on with "then" is in order; its lead-in's class is
+    # the class whose models it orders
+    ("Short job (under 4 h at a width), per width:\n- try spot first\n- then on-demand "
+     "(`STANDARD`)\n- then DWS flex-start", [4]),
+    ("Short job (under 4 h at a width), per width:\n- try spot first\n- then DWS "
+     "flex-start\n- then on-demand (`STANDARD`)", []),
+    ("Long jobs, at each width:\n- FLEX_START\n- then SPOT\n- then STANDARD", [4]),
+    ("Routing keys:\n- first: gcp\n- last: runpod", []),
 ]
 
 
