@@ -558,8 +558,13 @@ class Engine:
         named = [t for t in named if not _OPEN_CONDITION.search(
             unit.text[previous.start:t.start])]
         phrase = _HISTORY_SUBJECT.match(previous.text)
+        job_class = _CLASS_SUBJECT.match(previous.text)
         if term:
             subject = term
+        elif job_class and (not named or named[0].start >= previous.start + job_class.end()):
+            # "A long job leads with FLEX_START. If DWS has nothing, it then tries spot
+            # …": the job, so its class stays with it
+            subject = job_class["np"]
         elif phrase and (_LADDER_NOUN.search(phrase["np"]) or any(
                 t.start < previous.start + phrase.end("np") for t in named)):
             # "The flex-start cap used to be 7 days; it was cut to 24 hours": the
@@ -1308,6 +1313,9 @@ _WIDTH_REQUEST = re.compile(r"\b(?:an?|the)\s+(?P<np>(?:width[- ]\d+|\d+\s*[×x]
 _LEADING_CONDITION = re.compile(
     r"^\W*(?:a:\s*)?(?:only\s+|not\s+until\s+)?(?:after|once|when|if|until|unless)\b"
     r"[^,;:]*$", re.I)
+# a sentence whose subject is a class of job: "A long job (4 h or more) leads with …"
+_CLASS_SUBJECT = re.compile(r"^\W*(?P<np>(?:an?\s+|the\s+|every\s+|any\s+)?(?:short|long)\s+"
+                            r"(?:jobs?|runs?|phases?|requests?))\b", re.I)
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"
     r"originally|previously|once|at\s+first|started\s+out)\b", re.I)

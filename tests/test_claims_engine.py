@@ -2244,6 +2244,11 @@ STRUCTURED = [
      "flex-start\n- then on-demand (`STANDARD`)", []),
     ("Long jobs, at each width:\n- FLEX_START\n- then SPOT\n- then STANDARD", [4]),
     ("Routing keys:\n- first: gcp\n- last: runpod", []),
+    # "it" after a sentence about a class of job is that job, class and all
+    ("A long job (4 h or more at that width) leads with FLEX_START. If DWS has nothing, it "
+     "then tries spot VMs, and only after that regular on-demand VMs.", [1]),
+    ("A long job (4 h or more at that width) leads with FLEX_START. If DWS has nothing, it "
+     "then tries regular on-demand VMs, and only after that spot VMs.", []),
 ]
 
 
