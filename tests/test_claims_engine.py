@@ -2164,6 +2164,8 @@ STRUCTURED = [
     # an intent's own chain of bare numbers reaches its last one
     ("The eval-70b ladder is 8 → 4 → 2 → 1 like everything else.", [1]),
     ("The eval-70b ladder is 8 → 4 → 2, one step short of the 7B intents.", []),
+    ("`eval-70b` degrades like any other intent: 8 → 4 → 2 → 1.", [1]),
+    ("`eval-7b` degrades like every other intent: 8 → 4 → 2 → 1.", []),
     # "looks one size up" widens
     ("Before narrowing to a single GPU the router looks one size up, at a 4-GPU machine.",
      [1]),

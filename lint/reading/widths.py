@@ -63,6 +63,9 @@ _NO_NEED = re.compile(r"\b(?:without\s+(?:\w+\s+){0,2}(?:having|needing)\s+to|no
                      re.I)
 # an intent's own chain: "The eval-70b ladder is 8 → 4 → 2 → 1"
 _INTENT_CHAIN_OWNER = re.compile(r"\b(?:ladder|chain|walk|widths?|degrad\w*|goes|runs)\b"
+                                 # ("degrades like any other intent: 8 → 4 → 2 → 1")
+                                 r"(?:\s+like\s+(?:any|every|each|all)\s+(?:other\s+)?"
+                                 r"(?:intents?|ones?))?"
                                  r"[^.;:]{0,12}?(?:\bis|\bare|:|=)?\s*$", re.I)
 # a bare count right after a minimum cue: "bottoms out at two", "stops at 2"
 # (a count of something else, "at least 2 shards", "1 GPU-hour", is no width)
@@ -467,7 +470,8 @@ class WidthReading(ReaderBase):
                     ta, tb = ("width", int(a.group(0))), ("width", int(b.group(0)))
                     self.add("skip", (ta, tb), base + a.start(), base + b.end(),
                              topic="width chain")
-        if re.search(r"\bwidths?\b|\bgpus?\b|\bladder\b|\bchain\b|(?<![\w.])\d{1,2}\s*[x×](?!\w)",
+        if re.search(r"\bwidths?\b|\bgpus?\b|\bladder\b|\bchain\b|\bdegrad\w*|"
+                     r"(?<![\w.])\d{1,2}\s*[x×](?!\w)",
                      self.s.text, re.I) and not listed:  # "8x ladder: 8 -> 2 -> 1"
             # (a number with a unit is a length: "width 1 → 3 h")
             numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d|\s*(?:h|hrs?|hours?|"
