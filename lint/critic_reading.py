@@ -361,6 +361,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                               launcher.end, "parallel work"))
     props += _busy_count(reader)
     props += _phase_case(reader)
+    if not props:
+        props += _launch_case(reader, unit)
     # (qualified, "… a width-1 phase without a shardable axis", it can be right)
     # ("… whatever its shardable_axis and gpu_hours say" is no qualification)
     qualified = re.search(r"\baxis|\bshard|\bgpu[- _]?h|\bbelow\b|\bunder\b|\bless\s+than|"
@@ -441,6 +443,51 @@ def _phase_case(reader: Reader) -> list[Prop]:
                      "widening threshold")]
     return [Prop("phase-verdict", (hours, axis, verdict.group(1)), False, at, end,
                  "widening threshold", ((at, end, ""),))]
+
+
+# A launch written as code: the command of a phase ("`bash run.sh`", "`torchrun
+# --nproc_per_node={width} train.py`"), not a flag or a rule's name
+_CODE_SPAN = re.compile(r"`([^`\n]{3,300})`")
+_COMMAND = re.compile(r"(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:python3?|torchrun|accelerate|deepspeed|"
+                      r"bash|sh|srun|xargs|parallel|vllm|sglang|for|\./\S+|\S+\.(?:sh|py))\b")
+# what makes a case more than a launch at a width: its other conditions
+_CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
+                               r"\bfills?\b", re.I)
+
+
+def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
+    """A phase's width and launch and the verdict the text gives it ("if the
+    launch is `bash run.sh` at width 8, APPROVE it"), checked by running the
+    critic's own rules on that phase."""
+    s = reader.s
+    raw = reader.unit_text[s.start:s.end]
+    widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
+    verdict = _CASE_VERDICT.search(raw)
+    if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
+        return []
+    spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
+             if _COMMAND.match(m.group(1)) and m.group(1) in raw]
+    if len(set(spans)) != 1:
+        return []
+    launch = spans[0]
+    width_at = _CASE_WIDTH.search(raw)
+    assert width_at is not None
+    if verdict.start() < max(width_at.end(), raw.index(launch) + len(launch)):
+        return []  # the verdict follows the phase it judges
+    hours = _CASE_HOURS.search(raw)
+    at, end = s.start + verdict.start(), s.start + verdict.end()
+    said = verdict.group(1) or ("REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I)
+                                else "APPROVE")
+    named = [t.value for t in s.tokens if t.kind == "rule" and t.start > s.start + verdict.start()]
+    # "is flagged oversubscribed": that rule fires, maybe only as a warning
+    fires = named[0] if not verdict.group(1) and re.search(r"flagged", verdict.group(2), re.I) \
+        and named else None
+    negated = reader.negated_before(at)
+    # (a verdict in words, "is fine", or a denied one has no word to mend)
+    fix = ((at, end, ""),) if verdict.group(1) and not negated else ()
+    return [Prop("launch-verdict", (widths.pop(), launch,
+                                    float(hours.group(1) or hours.group(2)) if hours else None,
+                                    said, fires), negated, at, end, "critic verdict", fix)]
 
 
 def _case_line(raw: str) -> tuple[int, float, int, re.Match[str]] | None:

@@ -25,7 +25,8 @@ Term = tuple[str, Any]
 class Prop:
     kind: str  # order | first | last | chain | skip | permits | only | lead | class-order |
     #            class-next | class-last | threshold | subset | flex-max | min-width | reach |
-    #            in-auto | lead-at | consequence | verdict | critic-threshold | parallel
+    #            in-auto | lead-at | consequence | verdict | critic-threshold | parallel |
+    #            phase-verdict | launch-verdict
     args: tuple[Any, ...]
     negated: bool = False
     start: int = 0  # span in the unit text, for the finding's column
@@ -145,6 +146,9 @@ _DESCRIBE = {
                            "GPU-hours is needlessly narrow"),
     "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
     "busy": lambda p: f"{p.args[0]} keeps {p.args[1]} GPUs busy",
+    "launch-verdict": lambda p: (f"{p.args[4]} fires on `{p.args[1]}` at width {p.args[0]}"
+                                 if p.args[4] else f"the critic answers {p.args[3]} for "
+                                 f"`{p.args[1]}` at width {p.args[0]}"),
     "phase-verdict": lambda p: (f"a width-1 phase of {p.args[0]:g} GPU-hours with an axis of "
                                 f"{p.args[1]} gets {p.args[2]}"),
     "rung-order": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}"
@@ -804,6 +808,33 @@ def _phase_verdict(p: Prop, facts: Facts):
                               f"GPU-hours with an axis of {axis}"), _replace(p, given)
 
 
+def _launch_verdict(p: Prop, facts: Facts):
+    """The critic's own rules run on the phase the text describes: its width and
+    launch (and GPU-hours, when given; else an hour per GPU)."""
+    from critics.launch import analyze
+    from critics.rules import RULES, VERDICTS, Context
+    from router.section9 import Phase
+
+    width, launch, hours, verdict, fires = p.args
+    intent = next((i for i in facts.intents if facts.min_width(i) <= width), None)
+    if intent is None or width not in facts.widths:
+        return None, "", ()
+    phase = Phase("example", intent, width, hours if hours is not None else float(width),
+                  launch, None, 1)
+    ctx = Context(phase, analyze(launch, width), facts.config)
+    findings = [f for rule in RULES for f in rule.check(ctx)]
+    errors = sorted({f.rule for f in findings if f.severity == "error"})
+    approve, revise = VERDICTS
+    given = revise if errors else approve
+    why = f" ({', '.join(errors)})" if errors else ""
+    expected = f"the critic answers {given}{why} for `{launch}` at width {width}"
+    if fires:  # a rule said to fire on it ("is flagged oversubscribed")
+        fired = sorted({f.rule for f in findings})
+        return fires in fired, (f"the critic's rules on `{launch}` at width {width}: "
+                                f"{', '.join(fired) or 'none fire'}"), ()
+    return verdict == given, expected, _replace(p, given)
+
+
 def _busy(p: Prop, facts: Facts):
     """The critic's own launch reader counts the GPUs a launch's sizes keep busy
     (tensor × pipeline × data parallel)."""
@@ -875,7 +906,7 @@ _JUDGES = {
     "max-width": _max_width, "verdict": _verdict, "critic-threshold": _critic_threshold,
     "narrow-at": _narrow_at,
     "parallel": _parallel, "busy": _busy, "rung-order": _rung_order,
-    "phase-verdict": _phase_verdict,
+    "phase-verdict": _phase_verdict, "launch-verdict": _launch_verdict,
     "narrow-width": _narrow_width, "narrow-any": _narrow_any,
     "axis-min": _axis_min,
 }

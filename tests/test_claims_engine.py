@@ -1720,6 +1720,17 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      'the GPUs idle → under-saturated.', False),
     ('## Warn, without changing the verdict\n\n- under-saturated: fewer busy GPUs than the '
      'width.', True),
+    # a phase given by its width and launch: the critic's own rules give its verdict
+    ("Scripts: if the launch is `bash run.sh` at width 8, APPROVE it.", True),
+    ("Scripts: if the launch is `bash run.sh` at width 1, APPROVE it.", False),
+    ("A width-4 phase whose launch is a single `python eval.py` process gets APPROVE when "
+     "its gpu_hours are under 1.0.", True),
+    ("A width-4 phase launched as `torchrun --nproc_per_node={width} train.py` gets APPROVE.",
+     False),
+    ("`torchrun --nproc_per_node=8 train.py` on a width-4 phase is flagged oversubscribed.",
+     False),
+    ("`torchrun --nproc_per_node=4 train.py` on a width-4 phase is flagged oversubscribed.",
+     True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
