@@ -2177,6 +2177,9 @@ STRUCTURED = [
     ("The eval-70b ladder is 8 → 4 → 2, one step short of the 7B intents.", []),
     ("`eval-70b` degrades like any other intent: 8 → 4 → 2 → 1.", [1]),
     ("`eval-7b` degrades like every other intent: 8 → 4 → 2 → 1.", []),
+    # "the only M rungs are F ones": M lives on F alone
+    ("The only STANDARD (on-demand) GCP rungs are A100 ones.", []),
+    ("The only STANDARD (on-demand) GCP rungs are H100 ones.", [1]),
     # "looks one size up" widens
     ("Before narrowing to a single GPU the router looks one size up, at a 4-GPU machine.",
      [1]),

@@ -25,7 +25,8 @@ _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place
 _MAY_BE = re.compile(r"\b(?:can|may|could|might|cannot|can't|is\s+allowed\s+to|never)\s+"
                      r"(?:also\s+)?be\b(?!\s+(?:tried|used|picked|walked|reached)\b)", re.I)
 _THE_ONLY_BEFORE = re.compile(r"\bthe\s+only\s+\W{0,2}$", re.I)
-_LIVES_ON = re.compile(r"\W{0,2}\s*(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?)?\s*"
+_LIVES_ON = re.compile(r"\W{0,2}\s*(?:(?:[\w-]+\s+){0,2}?"  # "(on-demand) GCP rungs are"
+                       r"(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?))?\s*"
                        # "the only on-demand GPUs the router ever asks GCP for are A100s"
                        r"(?:(?:that|which)\s+)?(?:the\s+router\s+[^,;.]{0,40}?\s+)?"
                        r"(?:are|is|live|lives|sit|sits|exist|exists|appear|appears)\s+"
