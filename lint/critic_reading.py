@@ -133,6 +133,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 # at 0.6 GPU-h is fine": the verdict on one case of the plan, which
                 # the amount or the exception decides; the threshold is read below
                 continue
+            amount = _CASE_HOURS.search(s.text)
+            if _CASE_WIDTH.search(s.text) and amount and not _CUE_INSIDE.search(
+                    s.text[max(0, amount.start() - 14):amount.end()]) and \
+                    not _THRESHOLD_CUE.search(s.text[amount.end():amount.end() + 12]):
+                # "width 1, same axis, gpu_hours 0.8 → staying narrow is fine": one
+                # phase's case, which its numbers decide (see _phase_case)
+                continue
             if any(t.kind == "gpuhours" and re.search(
                     r"\b(?:below|under|less\s+than|fewer\s+than)\s+$",
                     reader.unit_text[max(s.start, t.start - 14):t.start], re.I)
@@ -241,7 +248,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 span = (gh.start + value.start(1), gh.start + value.end(1), "number")
             negated = reader.negated_before(gh.start)
             below = _BELOW.search(reader.unit_text[max(s.start, gh.start - 20):gh.start]) and \
-                not re.match(r"\W*(?:widening\s+)?threshold", reader.unit_text[gh.end:])
+                not re.match(r"\W*(?:widen(?:ing)?\s+)?threshold", reader.unit_text[gh.end:])
             fires_after = _FIRES.search(reader.text(gh.end, _clause_end(reader, gh.end)))
             if below and _FIRES.search(reader.text(reader.clause_start(gh.start), gh.start)):
                 # "Do not flag needlessly-narrow below one GPU-hour" puts the threshold

@@ -1731,6 +1731,13 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      False),
     ("`torchrun --nproc_per_node=4 train.py` on a width-4 phase is flagged oversubscribed.",
      True),
+    # a case's own amount decides its verdict; "widen threshold" is the threshold
+    ("Width 1, shardable axis of size 8, 0.5 GPU-hours → APPROVE (under the 1.0 GPU-hour "
+     "widen threshold).", False),
+    ("Width 1, shardable axis of size 8, 0.5 GPU-hours → REVISE (under the 1.0 GPU-hour "
+     "widen threshold).", True),
+    ("needlessly-narrow, in numbers:\n- width 1, same axis, gpu_hours 0.8 → staying narrow "
+     "is fine", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
