@@ -2187,6 +2187,13 @@ STRUCTURED = [
     # "the only M rungs are F ones": M lives on F alone
     ("The only STANDARD (on-demand) GCP rungs are A100 ones.", []),
     ("The only STANDARD (on-demand) GCP rungs are H100 ones.", [1]),
+    ("a3-highgpu-* is SPOT/FLEX_START-only, and the only STANDARD (regular VM) rung at any "
+     "width is the A100 one.", []),
+    ("a3-highgpu-* is SPOT/FLEX_START-only, and the only STANDARD (regular VM) rung at any "
+     "width is the H100 one.", [1]),
+    # "whatever the job's length" beside models it allows orders none of them
+    ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
+     "rung, whatever the job's length or width.", []),
     # "looks one size up" widens
     ("Before narrowing to a single GPU the router looks one size up, at a 4-GPU machine.",
      [1]),

@@ -227,7 +227,10 @@ class LengthReading(ReaderBase):
         # job length", "tried first for every job, short or long".
         every_length = ANY_LENGTH.search(self.s.text) if not classes else (
             len(classes) == 2 and not durations and _BOTH_CLASSES.search(self.s.text))
-        if every_length and self.s.context:
+        if every_length and self.s.context and (
+                self.kinds("first") or self.kinds("last") or STRONG_THEN.search(self.s.text)):
+            # (an order's words: "offers spot and flex-start only, …, whatever the
+            # job's length" allows models, it orders none)
             for kind in ("short", "long"):
                 self._read_lead(kind, models, self.s.start, self.s.end)
             return

@@ -26,7 +26,9 @@ _MAY_BE = re.compile(r"\b(?:can|may|could|might|cannot|can't|is\s+allowed\s+to|n
                      r"(?:also\s+)?be\b(?!\s+(?:tried|used|picked|walked|reached)\b)", re.I)
 _THE_ONLY_BEFORE = re.compile(r"\bthe\s+only\s+\W{0,2}$", re.I)
 _LIVES_ON = re.compile(r"\W{0,2}\s*(?:(?:[\w-]+\s+){0,2}?"  # "(on-demand) GCP rungs are"
-                       r"(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?))?\s*"
+                       r"(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?)"
+                       # "… rung at any width is the A100 one"
+                       r"(?:\s+(?:at|on|in|for)\s+(?:any|every|each|all|one)\s+\w+)?)?\s*"
                        # "the only on-demand GPUs the router ever asks GCP for are A100s"
                        r"(?:(?:that|which)\s+)?(?:the\s+router\s+[^,;.]{0,40}?\s+)?"
                        r"(?:are|is|live|lives|sit|sits|exist|exists|appear|appears)\s+"
@@ -163,7 +165,11 @@ class ProvisioningReading(ReaderBase):
             if only and seg_models and seg_models[-1].end <= fam_tok.start and (re.fullmatch(
                     r"[\s,]*(?:is\s+|are\s+)?(?:(?:offered|available|tried|allowed)\s+)?"
                     r"(?:for\s+|on\s+)?only\s+(?:the\s+|an?\s+|on\s+(?:the\s+)?)?[`*_]*",
-                    between, re.I) or self._offers_only(seg_start, seg_models, fam_tok)):
+                    between, re.I) or self._offers_only(seg_start, seg_models, fam_tok) or (
+                    # "…, and the only STANDARD rung at any width is the A100 one"
+                    _THE_ONLY_BEFORE.search(self.text(self.clause_start(seg_models[0].start),
+                                                      seg_models[0].start)) and
+                    _LIVES_ON.match(between))):
                 # "so at STANDARD only the A100 is tried": the model is the family's alone
                 self._exclusive(family, seg_models, fam_tok, negated)
                 continue
