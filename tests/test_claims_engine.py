@@ -2191,6 +2191,11 @@ STRUCTURED = [
      "width is the A100 one.", []),
     ("a3-highgpu-* is SPOT/FLEX_START-only, and the only STANDARD (regular VM) rung at any "
      "width is the H100 one.", [1]),
+    # "width: 25 h" is a length after a colon, not a width of 25
+    ("An eval-7b request of 8 GPUs × 25 h is long at every width: 25 h at 8x, 50 h at 4x, "
+     "100 h at 2x and 200 h at 1x.", []),
+    ("An eval-7b request of 8 GPUs × 25 h is long at every width: 25 h at 8x, 50 h at 4x, "
+     "100 h at 2x and 100 h at 1x.", [1]),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),
