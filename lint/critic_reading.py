@@ -44,8 +44,8 @@ _COUNT_AS = re.compile(r"\b(?:count|treat|consider|regard|call|classify|class)\w
 _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no\s+longer)\s+"
                            r"(?:\w+\s+)?(?:count|treat|consider|regard|call|classify|class)\w*\b",
                            re.I)
-_ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|job|run|"
-                        r"launch)\b", re.I)
+_ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that|the\s+same)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|"
+                        r"job|run|launch)\b", re.I)
 _AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regardless\s+of\s+"
                             r"whether|even\s+without|no\s+matter\s+whether)\b[^.;]{0,40}?"
                             r"\bshardable\s+axis|\bshardable\s+axis\s+(?:or\s+not|is\s+not\s+"

@@ -1738,6 +1738,8 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "widen threshold).", True),
     ("needlessly-narrow, in numbers:\n- width 1, same axis, gpu_hours 0.8 → staying narrow "
      "is fine", False),
+    ("A width-1 phase with a shardable axis of size 8 and exactly one GPU-hour is REVISEd; "
+     "the same phase at 0.9 GPU-hours is fine to run narrow.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2196,6 +2198,11 @@ STRUCTURED = [
      "100 h at 2x and 200 h at 1x.", []),
     ("An eval-7b request of 8 GPUs × 25 h is long at every width: 25 h at 8x, 50 h at 4x, "
      "100 h at 2x and 100 h at 1x.", [1]),
+    # "every width" of a named intent is every width it runs at
+    ("eval-70b at 8x for 0.5 h: it drops to 4x as a 1-hour job and to 2x as a 2-hour job, "
+     "short at every width.", []),
+    ("eval-7b at 8x for 0.5 h: it drops to 4x as a 1-hour job and to 2x as a 2-hour job, "
+     "short at every width.", [1]),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),

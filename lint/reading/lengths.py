@@ -626,12 +626,16 @@ class LengthReading(ReaderBase):
         later = [w for w in widths if w.start > d.start]
         read = False
         every = _EVERY_WIDTH.search(self.s.text)
+        # ("eval-70b at 8x …, short at every width": every width that intent runs at)
+        intents = {t.value for t in self.kinds("intent")}
+        narrowest = self.facts.min_width(intents.pop()) if len(intents) == 1 else \
+            min(self.facts.width_chain())
         for c in classes:
             if c.start > d.start:
                 # "stays short at every width it can degrade to": the narrowest width
                 # (the longest run) and the request's own bound it; "the phase is
                 # 4 h at 4×, which is long": a class right after the job is its own
-                ats = {width0, min(self.facts.width_chain())} if every else \
+                ats = {width0, narrowest} if every else \
                     {width0} if _OWN_CLASS.fullmatch(
                         self.text(max(d.end, request.end), c.start)) else \
                     {at_width(c.start, c.end)}
