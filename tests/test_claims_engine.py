@@ -1748,6 +1748,13 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
 
 
 CRITIC_PARALLEL = [
+    # "keeping four GPUs busy", "counts them as busy" say a launch is parallel work
+    ("The critic counts any process started with `CUDA_VISIBLE_DEVICES=0,1,2,3 python "
+     "eval.py` as keeping four GPUs busy.", True),
+    ("`device_map=auto` spreads the model over all four GPUs, so the critic counts them as "
+     "busy.", True),
+    ("`torchrun --nproc_per_node=4` starts four processes, so the critic counts them as busy.",
+     False),
     # an imperative on the next line is a sentence of its own
     ("Count these as parallel work:\n\n- `xargs -P N`\n- vLLM tensor × pipeline × data "
      "parallel sizes\nDo not count model splitting (`device_map=auto`).", False),
