@@ -409,6 +409,10 @@ class Engine:
             # ("**STANDARD**: on-demand VMs; offered on both a2-ultragpu and
             # a3-highgpu": a model's families are its objects, not subjects)
             model_fragment = bool(term) and self._model_term_fragment(term, sentence, lexicon)
+            if not sentence.props and sentence.context and not sentence.history and \
+                    not sentence.question:
+                # "campus-preempt rarely has a queue, so the router asks it first"
+                sentence.props += self._object_pronoun(sentence, unit, lexicon)
             if out and not sentence.props and (sentence.context or critic or model_fragment) and \
                     not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
@@ -1102,6 +1106,23 @@ class Engine:
             start = a.sentence.start + len(said) - len(said.lstrip(" \t\n*_"))
             a.props += _placed(props, start, a.sentence.end)
 
+    def _object_pronoun(self, sentence: reading.Sentence, unit: Unit,
+                        lexicon: Lexicon) -> list[Prop]:
+        """'X rarely has a queue, so the router asks it first': 'it' right before
+        an ordinal is the one ladder name the sentence gave before it."""
+        m = _OBJECT_PRONOUN.search(sentence.text)
+        if not m:
+            return []  # most sentences: nothing to resolve
+        at = sentence.start + m.start("pronoun")
+        named = {t.term: t for t in reading.terms(sentence)
+                 if reading.orderable(t.term) and t.end <= at}
+        if len(named) != 1:
+            return []
+        [term] = named.values()
+        text = sentence.text[:m.start("pronoun")] + unit.text[term.start:term.end] + \
+            sentence.text[m.end("pronoun"):]
+        return _placed(self._read_text(text, lexicon, unit.heading), at, sentence.end)
+
     def _read_text(self, text: str, lexicon: Lexicon, heading: str) -> list[Prop]:
         sentence = reading.tag_sentence(lexicon, text, 0, len(text))
         sentence.question = sentence.history = False
@@ -1313,6 +1334,8 @@ _WIDTH_REQUEST = re.compile(r"\b(?:an?|the)\s+(?P<np>(?:width[- ]\d+|\d+\s*[×x]
 _LEADING_CONDITION = re.compile(
     r"^\W*(?:a:\s*)?(?:only\s+|not\s+until\s+)?(?:after|once|when|if|until|unless)\b"
     r"[^,;:]*$", re.I)
+# an object pronoun right before an ordinal: "… so the router asks it first"
+_OBJECT_PRONOUN = re.compile(r"\b(?P<pronoun>it|them)\s+(?:first|last|next)\b", re.I)
 # a sentence whose subject is a class of job: "A long job (4 h or more) leads with …"
 _CLASS_SUBJECT = re.compile(r"^\W*(?P<np>(?:an?\s+|the\s+|every\s+|any\s+)?(?:short|long)\s+"
                             r"(?:jobs?|runs?|phases?|requests?))\b", re.I)

@@ -2210,6 +2210,9 @@ STRUCTURED = [
      "short at every width.", []),
     ("eval-7b at 8x for 0.5 h: it drops to 4x as a 1-hour job and to 2x as a 2-hour job, "
      "short at every width.", [1]),
+    # "it" right before an ordinal is the one ladder name before it
+    ("campus-preempt rarely has a queue, so the router asks it first.", [1]),
+    ("campus-a100 holds the big partition, so the router asks it first.", []),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),
