@@ -2213,6 +2213,10 @@ STRUCTURED = [
     # "it" right before an ordinal is the one ladder name before it
     ("campus-preempt rarely has a queue, so the router asks it first.", [1]),
     ("campus-a100 holds the big partition, so the router asks it first.", []),
+    # past the limit, a width has no FLEX_START rung: a length's fact, not a family's
+    ("Design notes, flex-start limit:\n- limit: 168 h\n- above it: no FLEX_START rung at "
+     "that width, for either family", []),
+    ("H100 machines: no FLEX_START rung, for either width.", [1]),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),

@@ -40,6 +40,11 @@ _LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remainin
                         r"\bremains?\b|\bleft\s+over\b", re.I)
 
 
+# a condition on a length past a limit, in front: "above it:", "past 168 h,", "beyond
+# the cap, …"
+_PAST_LIMIT = re.compile(r"\W*(?:[\w-]+:?\s+){0,3}?(?:above|over|past|beyond|longer\s+than|"
+                         r"more\s+than|exceeding)\s+(?:it|that|this|the\s+(?:limit|cap|maximum|max|ceiling)|"
+                         r"\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|days?)|a\s+week)\b\s*[:,—–-]", re.I)
 _ONLY_OFFERS = re.compile(r"\bonly\s+(?:ever\s+)?(?:offers?|has|have|allows?|gives?|provides?|"
                           r"supports?|uses?|tries?|gets?|hands?\s+out)\s+(?:you\s+)?"
                           r"(?:an?\s+|the\s+)?[`*_]*$", re.I)
@@ -63,6 +68,8 @@ class ProvisioningReading(ReaderBase):
             r"dws|dynamic\s+workload\s+scheduler|flex[-_ ]?start", written, re.I))
 
     def read_provisioning(self) -> None:
+        if _PAST_LIMIT.match(self.s.text):
+            return  # "above it: no FLEX_START rung at that width": a length's, not a family's
         # "If you were hoping for on-demand H100s: sorry, …": the condition names
         # what the reader wished for, not what the ladder allows
         main = self._main_start()
