@@ -2217,6 +2217,11 @@ STRUCTURED = [
     ("Design notes, flex-start limit:\n- limit: 168 h\n- above it: no FLEX_START rung at "
      "that width, for either family", []),
     ("H100 machines: no FLEX_START rung, for either width.", [1]),
+    # a model named after "leads with" is no limit on the length before it
+    ("A 2-hour request at width 8 is 16 GPU-hours, so at width 1 it runs 16 h and leads "
+     "with FLEX_START there.", []),
+    ("A 2-hour request at width 8 is 16 GPU-hours, so at width 1 it runs 8 h and leads "
+     "with FLEX_START there.", [1]),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),

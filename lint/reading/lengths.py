@@ -741,8 +741,10 @@ class LengthReading(ReaderBase):
         duration is a limit the lengths are compared with, not a length. `tight`:
         only a limit word right after it counts ("1×: 6 h, long, FLEX_START first"
         names a model, not a limit)."""
+        # ("runs 8 h and leads with FLEX_START" names the model, not its limit)
         after = _LIMIT_AFTER.match(self.unit_text, d.end) if tight else re.search(
-            r"\b(?:flex|limit|max|threshold|cut)", self.unit_text[d.end:d.end + 25], re.I)
+            r"\b(?:limit|max|threshold|cut)|(?<!with\s)\bflex", self.unit_text[d.end:d.end + 25],
+            re.I)
         return bool(after or _FITS_BEFORE.search(
             self.unit_text[max(self.s.start, d.start - 24):d.start]))
 
