@@ -990,7 +990,8 @@ class Engine:
             if not readings or max(cols["width"], cols["length"]) >= len(unit.cells):
                 continue
             width = next((t.value for t in lexicon.tag(unit.cells[cols["width"]])
-                          if t.kind == "width"), None)
+                          if t.kind == "width"), None) or _bare_width_cell(
+                unit.cells[cols["width"]], self.facts)
             length = next((t for t in lexicon.tag(unit.cells[cols["length"]])
                            if t.kind == "duration"), None) or _hours_cell(
                 unit.cells[cols["length"]], header.cells[cols["length"]])
@@ -1353,6 +1354,12 @@ _VERDICTS_NAMED = re.compile(r"\bverdicts\b|\bverdicts?\s*:", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)
+
+
+def _bare_width_cell(cell: str, facts: Facts) -> int | None:
+    """'| 4 |' in a width column: a bare count is the width, when the ladder has it."""
+    m = re.fullmatch(r"\s*[*_`]*(\d{1,2})\s*[×x]?[*_`]*\s*", cell)
+    return int(m.group(1)) if m and int(m.group(1)) in facts.widths else None
 
 
 def _placed(props: list[Prop], start: int, end: int) -> list[Prop]:

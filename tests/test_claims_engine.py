@@ -2222,6 +2222,11 @@ STRUCTURED = [
      "with FLEX_START there.", []),
     ("A 2-hour request at width 8 is 16 GPU-hours, so at width 1 it runs 8 h and leads "
      "with FLEX_START there.", [1]),
+    # a bare count in a worked table's width column is the width
+    ("| width | length | lead |\n| --- | --- | --- |\n| 4 | 3 h | SPOT |\n"
+     "| 2 | 6 h | FLEX_START |\n| 1 | 6 h | FLEX_START |", [5]),
+    ("| width | length | lead |\n| --- | --- | --- |\n| 4 | 3 h | SPOT |\n"
+     "| 2 | 6 h | FLEX_START |\n| 1 | 12 h | FLEX_START |", []),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),
