@@ -2227,6 +2227,13 @@ STRUCTURED = [
      "| 2 | 6 h | FLEX_START |\n| 1 | 6 h | FLEX_START |", [5]),
     ("| width | length | lead |\n| --- | --- | --- |\n| 4 | 3 h | SPOT |\n"
      "| 2 | 6 h | FLEX_START |\n| 1 | 12 h | FLEX_START |", []),
+    # "N GPUs for H h" states the job; "long territory" names the class
+    ("capture-7b, 2 GPUs for 1.5 h: at width 2 it is short and goes to SPOT first.\nIf it "
+     "falls to one GPU it becomes 3 h, which crosses into long territory, so DWS leads at "
+     "width 1.", [2]),
+    ("capture-7b, 2 GPUs for 1.5 h: at width 2 it is short and goes to SPOT first.\nIf it "
+     "falls to one GPU it becomes 3 h, which stays in short territory, so spot leads at "
+     "width 1.", []),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),

@@ -106,7 +106,8 @@ WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\
                           # "you can also ask for 3×": a request names a width
                           r"\b(?:ask|request)(?:s|ed|ing)?\s+(?:for\s+)?\d+\s*[×x](?!\w)", re.I)
 CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
-                          r"requests?)\b", re.I)
+                          # "crosses into long territory", "the short bucket"
+                          r"requests?|territory|side|bucket|category|class|regime)\b", re.I)
 MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:ped|s)?|fits?|"
                      r"tops?\s+out|"
                      r"lives?\s+(?:for|up\s+to)|lifetime|lasts?\s+(?:for|up\s+to)|"

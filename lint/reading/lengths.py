@@ -82,7 +82,9 @@ _CHANGED_TO = re.compile(rf"[\w-]*\s+(?:was\s+|has\s+been\s+|is\s+|got\s+)?{CHAN
                          r"(?:from\s+[^,;:.]{1,25}?\s+)?to\s+", re.I)
 _GPUS_TIMES_HOURS = re.compile(
     r"(?<![\w.])(?P<w>\d{1,2})\s*(?:gpus?|[x×])\s*[×x*]\s*(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
-    r"(?<![\w.])(?P<h2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*[×x*]\s*(?P<w2>\d{1,2})\s*gpus?\b",
+    r"(?<![\w.])(?P<h2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*[×x*]\s*(?P<w2>\d{1,2})\s*gpus?\b|"
+    # "capture-7b, 2 GPUs for 1.5 h:"
+    r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
 _STRICTLY_UNDER = re.compile(r"\bstrictly\s+(?:under|below|less\s+than|shorter\s+than)\s+"
                              r"(?:the\s+)?$", re.I)
@@ -173,8 +175,8 @@ class LengthReading(ReaderBase):
         times = _GPUS_TIMES_HOURS.search(self.s.text) if self.request is None else None
         if times:
             # "8 GPUs × 25 h = 200 GPU-hours.": the job the next sentence goes on about
-            width = int(times.group("w") or times.group("w2"))
-            hours = float(times.group("h") or times.group("h2"))
+            width = int(times.group("w") or times.group("w2") or times.group("w3"))
+            hours = float(times.group("h") or times.group("h2") or times.group("h3"))
             if width in self.facts.widths:
                 self.request = (hours, width)
 
