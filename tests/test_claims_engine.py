@@ -2234,6 +2234,12 @@ STRUCTURED = [
     ("capture-7b, 2 GPUs for 1.5 h: at width 2 it is short and goes to SPOT first.\nIf it "
      "falls to one GPU it becomes 3 h, which stays in short territory, so spot leads at "
      "width 1.", []),
+    # widening: a dry width that tries wider ones, "a wider shape than you asked for"
+    ("If 2x is dry, the router also tries 4x and 8x before it goes narrower.", [1]),
+    ("If 2x is dry, the router tries 1x next.", []),
+    ("Since v2.3 the router may also try a wider shape than you asked for when the wider "
+     "machine is free.", [1]),
+    ("The router never tries a wider shape than you asked for.", []),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),

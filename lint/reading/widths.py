@@ -341,6 +341,9 @@ class WidthReading(ReaderBase):
                       # "the router looks one size up, at a 4-GPU machine", "sizes up"
                       r"\b(?:looks?|goes|tries|moves?|steps?)\s+(?:one\s+|a\s+)?(?:size|step|"
                       r"notch)\s+up\b|\bsizes?\s+up\b|\bupsiz\w*|"
+                      # "may also try a wider shape than you asked for"
+                      r"\b(?:tries?|try|picks?|uses?|lands?\s+on|gives?\s+you)\s+(?:a\s+)?"
+                      r"(?:wider|bigger|larger)\s+(?:shape|machine|box|width|rung|vm)s?\s+than\b|"
                       r"\b(?:grows?|climbs?|works?\s+(?:its\s+way\s+)?up|scales?\s+up|widens?)\s+"
                       r"(?:back\s+)?(?:up\s+)?(?:toward|towards|to)\s+(?:the\s+)?(?:requested|full|"
                       r"wide|widest|target)",
@@ -385,14 +388,15 @@ class WidthReading(ReaderBase):
             self.unit_text[w.end:w.end + 20], re.I) or re.search(
             r"\bask(?:s|ed|ing)?\s+for\s+(?:width\s+)?$",
             self.unit_text[max(self.s.start, w.start - 20):w.start], re.I) or re.match(
-            r"[`*_]*\s+(?:is|are)\s+(?:full|out|busy|gone|unavailable)\b|\s+miss(?:es|ed)\b",
+            r"[`*_]*\s+(?:is|are)\s+(?:full|out|busy|gone|unavailable|dry|exhausted|empty)\b|"
+            r"\s+miss(?:es|ed)\b",
             self.unit_text[w.end:w.end + 20], re.I)), None)
         if request is None:
             return
         for w in widths:
             if w.start > request.end and w.term[1] > request.term[1] and re.search(
                     r"\b(?:retried|retries|tries|try|goes|moves|falls|next|then|up|checks?|"
-                    r"bumps?|takes?|upgrades?|escalates?|first)\b[^,;]*$",
+                    r"bumps?|takes?|upgrades?|escalates?|first|lands?)\b[^,;]*$",
                     self.text(request.end, w.start), re.I):
                 self.add("direction", ("up",), w.start, w.end, self.negated_before(w.start),
                          topic="width chain")
