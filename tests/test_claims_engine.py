@@ -2237,9 +2237,9 @@ STRUCTURED = [
     # widening: a dry width that tries wider ones, "a wider shape than you asked for"
     ("If 2x is dry, the router also tries 4x and 8x before it goes narrower.", [1]),
     ("If 2x is dry, the router tries 1x next.", []),
-    ("Since v2.3 the router may also try a wider shape than you asked for when the wider "
-     "machine is free.", [1]),
-    ("The router never tries a wider shape than you asked for.", []),
+    ("Since v2.3 the router may also try a wider shape than the 4 GPUs you asked for when "
+     "the wider machine is free.", [1]),
+    ("The router never tries a wider shape than the 4 GPUs you asked for.", []),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),
