@@ -2240,6 +2240,9 @@ STRUCTURED = [
     ("Since v2.3 the router may also try a wider shape than the 4 GPUs you asked for when "
      "the wider machine is free.", [1]),
     ("The router never tries a wider shape than the 4 GPUs you asked for.", []),
+    # a chain of spelled-out widths from a count of GPUs
+    ("In plain words: eight GPUs, then four, then one.", [1]),
+    ("In plain words: eight GPUs, then four, then two, then one.", []),
     # "whatever the job's length" beside models it allows orders none of them
     ("The H100 family offers spot and flex-start only, so there is never an on-demand H100 "
      "rung, whatever the job's length or width.", []),

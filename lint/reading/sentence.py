@@ -106,7 +106,9 @@ def blank_quotes(text: str) -> str:
 
 # "synonyms (spot VMs, preemptible, DWS, on-demand, H100 boxes)": words listed as
 # words, a glossary and not a claim about what those things do
-_WORD_LIST = re.compile(r"(\b(?<!other\s)(?:synonyms?|aliases|(?:key)?words|phrases|"
+# ("in other words: …", "in plain words: …" put a claim simply; they list nothing)
+_WORD_LIST = re.compile(r"(\b(?<!other\s)(?<!plain\s)(?<!simple\s)(?<!few\s)"
+                        r"(?:synonyms?|aliases|(?:key)?words|phrases|"
                         r"vocabulary|spellings|wordings|jargon|terms)\b\s*(?:like|such\s+as|e\.g\.,?)?\s*)"
                         r"(?:\([^()]{1,400}\)|:[^.;\n]{1,400})", re.I)
 
