@@ -455,8 +455,26 @@ def _phase_case(reader: Reader) -> list[Prop]:
 # A launch written as code: the command of a phase ("`bash run.sh`", "`torchrun
 # --nproc_per_node={width} train.py`"), not a flag or a rule's name
 _CODE_SPAN = re.compile(r"`([^`\n]{3,300})`")
-_COMMAND = re.compile(r"(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:python3?|torchrun|accelerate|deepspeed|"
-                      r"bash|sh|srun|xargs|parallel|vllm|sglang|for|\./\S+|\S+\.(?:sh|py))\b")
+# a program that is no launcher family but runs a phase: an interpreter, a shell
+# loop or fan-out, a script by its path
+_SHELL_HEAD = re.compile(r"(?:python|pypy)[\d.]*|for|while|xargs|parallel|\./\S+|\S+\.(?:sh|py)")
+_ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+
+
+def _is_launch(span: str) -> bool:
+    """A code span that is a phase's command: its program (after any `VAR=value`)
+    starts one of the critic's launcher families (`critics/launchers.yaml`:
+    torchrun, accelerate, bash, srun, …) or is an interpreter, a shell loop or
+    fan-out, or a script. A flag (`--num-shards`) or a setting
+    (`device_map=auto`) is not."""
+    from critics.launchers import packaged
+
+    words = span.split()
+    while words and _ENV_ASSIGNMENT.fullmatch(words[0]):
+        words = words[1:]
+    if not words or words[0].startswith("-"):
+        return False
+    return packaged().head(words) is not None or bool(_SHELL_HEAD.fullmatch(words[0]))
 # what makes a case more than a launch at a width: its other conditions
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)
@@ -473,7 +491,7 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
         return []
     spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
-             if _COMMAND.match(m.group(1)) and m.group(1) in raw]
+             if m.group(1) in raw and _is_launch(m.group(1))]
     if len(set(spans)) != 1:
         return []
     launch = spans[0]

@@ -1747,6 +1747,19 @@ def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: 
     assert bool(found) == flagged
 
 
+@pytest.mark.parametrize(("span", "launch"), [
+    ("bash run.sh", True), ("torchrun --nproc_per_node={width} train.py", True),
+    ("CUDA_VISIBLE_DEVICES=0,1,2,3 python eval.py", True), ("./run_eval.sh", True),
+    ("accelerate launch train.py", True), ("srun python x.py", True),
+    ("--num-shards 4", False), ("device_map=auto", False), ("unsharded-wide", False),
+    ("accelerate config", False),
+])
+def test_a_launch_span_is_told_by_the_critics_launcher_families(span: str, launch: bool) -> None:
+    from lint.critic_reading import _is_launch
+
+    assert _is_launch(span) is launch
+
+
 CRITIC_PARALLEL = [
     # "keeping four GPUs busy", "counts them as busy" say a launch is parallel work
     ("The critic counts any process started with `CUDA_VISIBLE_DEVICES=0,1,2,3 python "
