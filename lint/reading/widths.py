@@ -478,25 +478,15 @@ class WidthReading(ReaderBase):
                      r"(?<![\w.])\d{1,2}\s*[x×](?!\w)",
                      self.s.text, re.I) and not listed:  # "8x ladder: 8 -> 2 -> 1"
             # (a number with a unit is a length: "width 1 → 3 h")
-            # ("eight GPUs, then four, then one": the lexicon's width words too)
-            words = "|".join(sorted(self.lexicon.width_numbers, key=len, reverse=True))
-            numbers = list(re.finditer(rf"(?<![\w.])(\d{{1,2}}|{words})(?![\w×x]|\.\d|\s*(?:h|hrs?|"
-                                       r"hours?|min\w*|days?|d|wks?|weeks?|gpu-?h\w*|%)(?!\w))",
+            numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d|\s*(?:h|hrs?|hours?|"
+                                       r"min\w*|days?|d|wks?|weeks?|gpu-?h\w*|%)(?!\w))",
                                        self.s.text, re.I))
-
-            def value(m: re.Match[str]) -> int:
-                word = m.group(1).lower()
-                return int(word) if word.isdigit() else self.lexicon.width_numbers[word]
-
             last = None
             for a, b in itertools.pairwise(numbers):
                 gap = self.s.text[a.end():b.start()]
-                # (number words chain only from a count of GPUs: "one, then two" is prose)
-                if re.fullmatch(r"(?:\s*gpus?)?\s*(?:→|->|=>|,\s*then|then)\s*", gap, re.I) and (
-                        (a.group(1).isdigit() and b.group(1).isdigit()) or
-                        re.match(r"\s*gpus?\b", gap, re.I) or last is a):
-                    ta = ("width", value(a))
-                    tb = ("width", value(b))
+                if re.fullmatch(r"\s*(?:→|->|=>|,\s*then|then)\s*", gap):
+                    ta = ("width", int(a.group(1)))
+                    tb = ("width", int(b.group(1)))
                     start, end = self.s.start + a.start(), self.s.start + b.end()
                     self.add("order", (ta, tb), start, end, topic="width chain")
                     self.add("skip", (ta, tb), start, end, topic="width chain")
@@ -512,7 +502,7 @@ class WidthReading(ReaderBase):
                     self.text(self.s.start, self.s.start + numbers[0].start())):
                 # "The eval-70b ladder is 8 → 4 → 2 → 1": that intent reaches the last
                 at = self.s.start + last.start()
-                self.add("reach", (intents.pop(), value(last)), at, at + len(last.group(1)),
+                self.add("reach", (intents.pop(), int(last.group(1))), at, at + len(last.group(1)),
                          self.negated_before(at), topic="minimum width")
         gpu_topic = re.search(r"\bgpus?\b|\bwidths?\b|\brungs?\b|\bnodes?\b|\bmachines?\b|"
                               r"\bbox(?:es)?\b|\bvms?\b|\bgcp\b|\bdegrad|\bshard|\bnarrow|"
