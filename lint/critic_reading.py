@@ -445,11 +445,17 @@ def _phase_case(reader: Reader) -> list[Prop]:
     end = s.start + verdict.end()
     if verdict.group(1) is None:
         # "… passes", "… gets flagged": the verdict in words, with nothing to mend
-        said = "REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I) else "APPROVE"
-        return [Prop("phase-verdict", (hours, axis, said), False, at, end,
+        return [Prop("phase-verdict", (hours, axis, _said(verdict)), False, at, end,
                      "widening threshold")]
     return [Prop("phase-verdict", (hours, axis, verdict.group(1)), False, at, end,
                  "widening threshold", ((at, end, ""),))]
+
+
+def _said(verdict: re.Match[str]) -> str:
+    """The verdict a `_CASE_VERDICT` match gives: its word, or the one its
+    wording means ("is flagged", "is sent back": REVISE; "passes": APPROVE)."""
+    return verdict.group(1) or ("REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I)
+                                else "APPROVE")
 
 
 # A launch written as code: the command of a phase ("`bash run.sh`", "`torchrun
@@ -475,6 +481,8 @@ def _is_launch(span: str) -> bool:
     if not words or words[0].startswith("-"):
         return False
     return packaged().head(words) is not None or bool(_SHELL_HEAD.fullmatch(words[0]))
+
+
 # what makes a case more than a launch at a width: its other conditions
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)
@@ -501,8 +509,7 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
         return []  # the verdict follows the phase it judges
     hours = _CASE_HOURS.search(raw)
     at, end = s.start + verdict.start(), s.start + verdict.end()
-    said = verdict.group(1) or ("REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I)
-                                else "APPROVE")
+    said = _said(verdict)
     named = [t.value for t in s.tokens if t.kind == "rule" and t.start > s.start + verdict.start()]
     # "is flagged oversubscribed": that rule fires, maybe only as a warning
     fires = named[0] if not verdict.group(1) and re.search(r"flagged", verdict.group(2), re.I) \

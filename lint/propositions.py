@@ -788,22 +788,37 @@ def _family_short(facts: Facts, family: str) -> str:
     return template.split("{", 1)[0].rstrip("-") or family
 
 
-def _phase_verdict(p: Prop, facts: Facts):
-    """The critic's own rules run on the width-1 phase the text describes."""
+def _critic_findings(facts: Facts, width: int, gpu_hours: float, launch: str,
+                     axis: int | None = None) -> list[Any] | None:
+    """The critic's own rules run on the phase a text describes (None when no
+    intent of the ladder runs at that width)."""
     from critics.launch import analyze
-    from critics.rules import RULES, VERDICTS, Context
+    from critics.rules import RULES, Context
     from router.section9 import Phase, ShardableAxis
 
-    hours, axis, verdict = p.args
-    intent = next((i for i in facts.intents if facts.min_width(i) <= 1), None)
+    intent = next((i for i in facts.intents if facts.min_width(i) <= width), None)
     if intent is None:
-        return None, "", ()
-    phase = Phase("example", intent, 1, hours, "python run.py",
+        return None
+    phase = Phase("example", intent, width, gpu_hours, launch,
                   ShardableAxis("items", axis) if axis else None, 1)
-    ctx = Context(phase, analyze(phase.launch, 1), facts.config)
-    errors = [f for rule in RULES for f in rule.check(ctx) if f.severity == "error"]
+    ctx = Context(phase, analyze(launch, width), facts.config)
+    return [f for rule in RULES for f in rule.check(ctx)]
+
+
+def _critic_verdict(findings: list[Any]) -> str:
+    from critics.rules import VERDICTS
+
     approve, revise = VERDICTS
-    given = revise if errors else approve
+    return revise if any(f.severity == "error" for f in findings) else approve
+
+
+def _phase_verdict(p: Prop, facts: Facts):
+    """The critic's own rules run on the width-1 phase the text describes."""
+    hours, axis, verdict = p.args
+    findings = _critic_findings(facts, 1, hours, "python run.py", axis)
+    if findings is None:
+        return None, "", ()
+    given = _critic_verdict(findings)
     return verdict == given, (f"the critic answers {given} for a width-1 phase of {hours:g} "
                               f"GPU-hours with an axis of {axis}"), _replace(p, given)
 
@@ -811,28 +826,20 @@ def _phase_verdict(p: Prop, facts: Facts):
 def _launch_verdict(p: Prop, facts: Facts):
     """The critic's own rules run on the phase the text describes: its width and
     launch (and GPU-hours, when given; else an hour per GPU)."""
-    from critics.launch import analyze
-    from critics.rules import RULES, VERDICTS, Context
-    from router.section9 import Phase
-
     width, launch, hours, verdict, fires = p.args
-    intent = next((i for i in facts.intents if facts.min_width(i) <= width), None)
-    if intent is None or width not in facts.widths:
+    findings = None if width not in facts.widths else _critic_findings(
+        facts, width, hours if hours is not None else float(width), launch)
+    if findings is None:
         return None, "", ()
-    phase = Phase("example", intent, width, hours if hours is not None else float(width),
-                  launch, None, 1)
-    ctx = Context(phase, analyze(launch, width), facts.config)
-    findings = [f for rule in RULES for f in rule.check(ctx)]
-    errors = sorted({f.rule for f in findings if f.severity == "error"})
-    approve, revise = VERDICTS
-    given = revise if errors else approve
-    why = f" ({', '.join(errors)})" if errors else ""
-    expected = f"the critic answers {given}{why} for `{launch}` at width {width}"
     if fires:  # a rule said to fire on it ("is flagged oversubscribed")
         fired = sorted({f.rule for f in findings})
         return fires in fired, (f"the critic's rules on `{launch}` at width {width}: "
                                 f"{', '.join(fired) or 'none fire'}"), ()
-    return verdict == given, expected, _replace(p, given)
+    given = _critic_verdict(findings)
+    errors = sorted({f.rule for f in findings if f.severity == "error"})
+    why = f" ({', '.join(errors)})" if errors else ""
+    return verdict == given, (f"the critic answers {given}{why} for `{launch}` at width "
+                              f"{width}"), _replace(p, given)
 
 
 def _busy(p: Prop, facts: Facts):
