@@ -10,6 +10,7 @@ from `critics.rules`.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,16 +48,20 @@ _COMMON = {"start", "the", "and", "with", "time", "run", "runs", "use", "used", 
 _OPTIONAL = re.compile(r"\((?:\?:)?[^()]*\)(?:[?*]|\{0,\d*\})")
 
 
-def _required_literal(pattern: str) -> str | None:
-    """The longest literal run every match of `pattern` must contain,
-    lowercased; None when there is none of two or more characters, or the
-    pattern is too intricate to tell cheaply. Used to skip a kind's regex on
-    text that cannot match it: a substring test costs far less than a
-    case-insensitive alternation with lookarounds, and this reads the pattern
-    as a string (no regex parse) so building the gates stays cheap."""
+_ESCAPE_OR_SYMBOL = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|"
+                               r"[0-7]{1,3}|.)|[^\w-]")
+
+
+@functools.lru_cache(maxsize=4096)  # asked for a branch's gate, then for what it also needs
+def _required_runs(pattern: str) -> tuple[str, ...] | None:
+    """The literal runs of two or more characters every match of `pattern`
+    must contain, lowercased, and `_DIGIT` where it must contain a digit; None
+    when the pattern is too intricate to tell cheaply. It reads the pattern as
+    a string (no regex parse), so building the gates stays cheap."""
     if not re.search(r"[\\()\[\]{}|?*+^$.]", re.sub(r"\\\W", "", pattern)):
         # plain text, symbols too: "→", "->", "\?" are their own literal
-        return re.sub(r"\\(\W)", r"\1", pattern).lower() or None
+        whole = re.sub(r"\\(\W)", r"\1", pattern).lower()
+        return (whole,) if whole else None
     rest = re.sub(r"\(\?-?i:([^()]*)\)(?![?*])", r"\1", pattern)  # case flags keep their text
     while True:  # drop optional groups, innermost first
         shorter = _OPTIONAL.sub(" ", rest)
@@ -75,10 +80,35 @@ def _required_literal(pattern: str) -> str | None:
     rest = rest.replace("+", "")
     if "|" in rest or "(" in rest or ")" in rest:
         return None
-    runs = [run.lower() for run in re.split(r"\\[sSbBwWdD]|[^\w-]|\\", rest) if len(run) >= 2]
+    # (an escape separates runs: "\n", "\x41" and "\u00d7" are not letters of the text)
+    runs = [run.lower() for run in _ESCAPE_OR_SYMBOL.split(rest) if len(run) >= 2]
+    if re.search(r"(?<!\\)\\d", rest):
+        runs.append(_DIGIT)  # "[x×]\d": a digit, wherever the class's letters are
+    return tuple(runs)
+
+
+def _required_literal(pattern: str) -> str | None:
+    """The longest literal run every match of `pattern` must contain,
+    lowercased; None when there is none of two or more characters, or the
+    pattern is too intricate to tell cheaply. Used to skip a kind's regex on
+    text that cannot match it: a substring test costs far less than a
+    case-insensitive alternation with lookarounds."""
+    runs = [run for run in _required_runs(pattern) or () if run != _DIGIT]
     # The longest run, but a common word ("start" in flex-start) gates nothing.
     rare = [run for run in runs if run not in _COMMON]
     return max(rare or runs, key=len) if runs else None
+
+
+def _also_required(pattern: str, literals: tuple[str, ...] | None) -> tuple[str, ...]:
+    r"""The other literals every match of `pattern` needs besides one of
+    `literals` (its gate): "eval\s+7b" is gated by "eval", a word most ML
+    prose holds, and also needs "7b"; "[x×]\d" also needs a digit. Checked
+    only once the gate's literal is found, so a text holding "eval" alone
+    never searches the branch."""
+    if literals is None:
+        return ()
+    runs = _required_runs(pattern) or ()
+    return tuple(dict.fromkeys(run for run in runs if run not in literals))
 
 
 # The literal that stands for "a decimal digit": `\d` matches any Unicode digit,
@@ -198,6 +228,17 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
     return tuple(sorted(found))
 
 
+def _part(source: str, pattern: str) -> tuple[str, tuple[str, ...] | None, tuple[str, ...]]:
+    """An alternation's branch: its source, and the literals `pattern` needs."""
+    literals = _required_literals(pattern)
+    return source, literals, _also_required(pattern, literals)
+
+
+def _holds_all(lowered: str, literals: tuple[str, ...]) -> bool:
+    return all(_DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered
+               for lit in literals)
+
+
 class _Alternation:
     """A case-insensitive union of patterns that searches only the alternatives
     the text can match. Each alternative's required literal (see
@@ -212,14 +253,17 @@ class _Alternation:
     # Distinct branch sets compiled per alternation; past this, the full union.
     MAX_SUBSETS = 256
 
-    def __init__(self, parts: list[tuple[str, tuple[str, ...] | None]]) -> None:
-        self.parts = parts  # (source with its named group, required literals or None)
-        self.always = tuple(i for i, (_, lits) in enumerate(parts) if lits is None)
+    def __init__(self, parts: list[tuple[str, tuple[str, ...] | None, tuple[str, ...]]]
+                 ) -> None:
+        # (source with its named group, required literals or None, literals also required)
+        self.parts = parts
+        self.always = tuple(i for i, (_, lits, _) in enumerate(parts) if lits is None)
         by_literal: dict[str, list[int]] = {}
-        for i, (_, lits) in enumerate(parts):
+        for i, (_, lits, _) in enumerate(parts):
             for lit in lits or ():
                 by_literal.setdefault(lit, []).append(i)
         self.by_literal = tuple((lit, tuple(ix)) for lit, ix in by_literal.items())
+        self._also = {i: also for i, (_, lits, also) in enumerate(parts) if lits and also}
         # One scan for "any literal at all": a case-sensitive alternation of plain
         # text over the lowered text, which the engine skips through by first
         # character; most texts hold none of a kind's literals.
@@ -231,7 +275,7 @@ class _Alternation:
     def full(self) -> re.Pattern[str]:
         """The whole union, compiled on first use: most are never needed whole."""
         if self._full is None:
-            self._full = re.compile("|".join(src for src, _ in self.parts), re.I)
+            self._full = re.compile("|".join(src for src, _, _ in self.parts), re.I)
         return self._full
 
     def regex_for(self, lowered: str) -> re.Pattern[str] | None:
@@ -241,6 +285,9 @@ class _Alternation:
                    if (_DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered)
                    for i in ix} \
             if self._any is not None and self._any.search(lowered) else ()
+        if present and self._also:
+            also = self._also
+            present = {i for i in present if i not in also or _holds_all(lowered, also[i])}
         if not present:
             if not self.always:
                 return None
@@ -269,15 +316,18 @@ class Prefiltered:
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
         self._literals: tuple[str, ...] | bool | None = False  # False: not worked out yet
+        self._also: tuple[str, ...] = ()
 
     def may_match(self, lowered: str) -> bool:
-        """Whether the text whose gate text is `lowered` holds a required literal."""
+        """Whether the text whose gate text is `lowered` holds a required literal
+        (and the literals also required with it)."""
         literals = self._literals
         if literals is False:
             literals = self._literals = _required_literals(self.regex.pattern)
-        return literals is None or any(
+            self._also = _also_required(self.regex.pattern, literals)
+        return literals is None or (any(
             _DIGIT_RE.search(lowered) if lit == _DIGIT else lit in lowered
-            for lit in literals)  # type: ignore[union-attr]
+            for lit in literals) and _holds_all(lowered, self._also))  # type: ignore[union-attr]
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
         if not self.may_match(_gate_text(text) if lowered is None else lowered):
@@ -347,11 +397,10 @@ class _Kind:
         # A cheap regex any match must also match (numbers for widths, durations).
         self.gate = _Gated(_split_top(gate)[0], bounded=False) if gate else None  # type: ignore[index]
         self.values: list[Any] = []
-        parts: list[tuple[str, str | None]] = []
+        parts = []
         for value, patterns in choices:
             for pattern in sorted(patterns, key=len, reverse=True):
-                parts.append((f"(?P<v{len(self.values)}>{_bounded(pattern)})",
-                              _required_literals(pattern)))
+                parts.append(_part(f"(?P<v{len(self.values)}>{_bounded(pattern)})", pattern))
                 self.values.append(value)
         self.alternation = _Alternation(parts) if parts else None
 
@@ -693,8 +742,8 @@ class _Gated:
     literals the text holds (see `_Alternation`)."""
 
     def __init__(self, patterns: list[str], bounded: bool = True) -> None:
-        self.alternation = _Alternation([(f"(?:{_bounded(p) if bounded else p})",
-                                          _required_literals(p)) for p in patterns])
+        self.alternation = _Alternation([_part(f"(?:{_bounded(p) if bounded else p})", p)
+                                         for p in patterns])
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
         regex = self.alternation.regex_for(_gate_text(text) if lowered is None else lowered)

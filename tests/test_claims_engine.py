@@ -1448,12 +1448,12 @@ def test_prefiltered_gates_answer_as_their_regex() -> None:
 def test_required_literals_are_in_every_match(data) -> None:
     """Any text a lexicon pattern matches holds one of its required literals,
     in any case and with any Unicode digit (hypothesis writes the matches)."""
-    source, literals = data.draw(st.sampled_from(_PARTS))
+    source, literals, also = data.draw(st.sampled_from(_PARTS))
     regex = re.compile(source, re.I)
     text = data.draw(st.from_regex(regex))
     assert regex.search(text)
-    alt = lexicon._Alternation([(source, literals)])
-    assert alt.regex_for(text.lower()) is not None, (source, literals, text)
+    alt = lexicon._Alternation([(source, literals, also)])
+    assert alt.regex_for(lexicon._gate_text(text)) is not None, (source, literals, also, text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -1496,9 +1496,29 @@ def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literals(r"x?y") is None
 
 
+def test_literals_also_required_narrow_a_gate() -> None:
+    """Besides the literal a branch is gated by, the other runs and digits every
+    match needs: checked once the gate's literal is found."""
+    also = lexicon._also_required
+    assert also(r"eval\s+7b", ("eval",)) == ("7b",)
+    assert also(r"[x×]\d", ("x", "×")) == (lexicon._DIGIT,)
+    assert also(r"flex[\s_-]?start(?:\s+rungs?)?", ("flex",)) == ("start",)
+    assert also(r"a100(?:\s+80gb)?", ("a100",)) == ()  # an optional part is not needed
+    assert also(r"(?:eval|lora)\s+run", ("run",)) == ()  # a group's choice varies
+    assert also(r"spot|flex", ("flex", "spot")) == ()  # one branch or the other
+    assert also(r"foo\nbar", ("foo",)) == ("bar",)  # an escape is not a letter of the text
+    assert also(r"\d+\s*gpus?", (lexicon._DIGIT,)) == ("gpu",)
+    assert also(r"\w+", None) == ()
+    alt = lexicon._Alternation([("(?P<v0>eval\\s+7b)", ("eval",), ("7b",)),
+                                ("(?P<v1>evals?)", ("eval",), ())])
+    assert alt.regex_for("the eval step") is not None
+    assert alt.regex_for("the eval step").pattern == "(?P<v1>evals?)"
+    assert alt.regex_for("the 7b eval").pattern == alt.full.pattern
+
+
 def test_gate_folds_what_case_insensitive_matching_folds() -> None:
     # the gate looks in the gate text, made once per text (lowered and folded)
-    alt = lexicon._Alternation([("(?:spot)", ("spot",)), (r"(?:\d+h)", (lexicon._DIGIT,))])
+    alt = lexicon._Alternation([("(?:spot)", ("spot",), ()), (r"(?:\d+h)", (lexicon._DIGIT,), ())])
     folded = alt.regex_for(lexicon._gate_text("\u017fPOT"))
     assert folded is not None and folded.search("\u017fPOT")  # 'ſ' matches 's' under re.I
     assert alt.regex_for(lexicon._gate_text("\u0664h")) is not None  # Arabic-Indic \\d
