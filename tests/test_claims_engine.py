@@ -2364,6 +2364,29 @@ STRUCTURED = [
      "then tries spot VMs, and only after that regular on-demand VMs.", [1]),
     ("A long job (4 h or more at that width) leads with FLEX_START. If DWS has nothing, it "
      "then tries regular on-demand VMs, and only after that spot VMs.", []),
+    # a chain of rungs that each name a family and a model: model-major, in the class's order
+    ("Rung order for a short job at one width: a2 SPOT → a3 SPOT → a2 FLEX_START → "
+     "a3 FLEX_START → a2 STANDARD", []),
+    ("Rung order for a short job at one width: a2 SPOT → a2 FLEX_START → a2 STANDARD → "
+     "a3 SPOT → a3 FLEX_START", [1]),
+    # "drops straight to" a width: nothing between the width that missed and that one
+    ("If no 8-GPU machine is free anywhere, the router drops straight to four GPUs.", []),
+    ("If no 8-GPU machine is free anywhere, the router drops straight to a single GPU.", [1]),
+    ("When 8x misses, the router never goes straight to 1x.", []),
+    # a dispatch's flags are a worked job; items that open with their width go on with it
+    ("Worked example, `--intent capture-7b --gpu-count 8 --hours 2`:\n- width 8: 2 h, short\n"
+     "- width 4: 4 h, long\n- width 2: 8 h, long", []),
+    ("Worked example, `--intent capture-7b --gpu-count 8 --hours 2`:\n- width 8: 2 h, short\n"
+     "- width 4: 4 h, long\n- width 2: 4 h, long", [4]),
+    # "every 7B intent" is the intents whose name says 7b
+    ("Every 7B intent can end up on a single GPU.", []),
+    ("Every 70B intent can end up on a single GPU.", [1]),
+    # a job's own length beside "fit": whether that job gets FLEX_START
+    ("A job that comes out at exactly 168 h at some width still fits, so that width keeps "
+     "its FLEX_START rung.", []),
+    ("A job that comes out at exactly 168 h at some width doesn't fit, so that width has no "
+     "FLEX_START rung.", [1]),
+    ("FLEX_START is offered for any job that fits in 168 hours.", []),
 ]
 
 

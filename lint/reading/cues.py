@@ -153,5 +153,5 @@ EVERY_FAMILY = re.compile(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s
                           r"(?:gcp\s+|gpu\s+)?machine[\s-]types?\s+on\s+the\s+ladder)\b", re.I)
 # "any explicit intent" is the retired explicit-intent rule, not every intent
 EVERY_INTENT = re.compile(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
-                          r"(?:(?!explicit\b|special\b|particular\b|specific\b)(?:\w+|\d+)\s+)?"
+                          r"(?:(?!explicit\b|special\b|particular\b|specific\b)(?P<which>\w+)\s+)?"
                           r"(?:plan\s+)?intents?\b", re.I)

@@ -86,6 +86,16 @@ _GPUS_TIMES_HOURS = re.compile(
     # "capture-7b, 2 GPUs for 1.5 h:"
     r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
+# a dispatch's flags: "--gpu-count 8 --hours 2", "--gpus=4", "--hours 2.5"
+_CLI_GPUS = re.compile(r"(?<![\w-])--(?:gpu[-_]count|gpus|num[-_]gpus|n[-_]gpus|width)(?:\s+|=)"
+                       r"(?P<n>\d{1,2})(?![\w.])", re.I)
+_CLI_HOURS = re.compile(r"(?<![\w-])--(?:hours|hrs)(?:\s+|=)(?P<h>\d{1,4}(?:\.\d+)?)(?![\w.])",
+                        re.I)
+# "a job that comes out at exactly", "a run which lasts": a length that is a job's
+_JOB_LENGTH_BEFORE = re.compile(r"\b(?:jobs?|runs?|requests?|phases?|dispatch(?:es)?)\s+(?:that|"
+                                r"which)\s+(?:comes?\s+out\s+(?:at|to)|works?\s+out\s+(?:at|to)|"
+                                r"runs?(?:\s+for)?|takes?|lasts?(?:\s+for)?|is|totals?)\s+"
+                                r"(?:(?:exactly|just|about)\s+)?$", re.I)
 _STRICTLY_UNDER = re.compile(r"\bstrictly\s+(?:under|below|less\s+than|shorter\s+than)\s+"
                              r"(?:the\s+)?$", re.I)
 # "the first rung there is `a2-ultragpu-1g` FLEX_START"
@@ -173,6 +183,12 @@ class LengthReading(ReaderBase):
     def read_lengths(self) -> None:
         self._read_lengths()
         times = _GPUS_TIMES_HOURS.search(self.s.text) if self.request is None else None
+        if times is None and self.request is None and "--" in self.s.text:
+            gpus, hours = _CLI_GPUS.search(self.s.text), _CLI_HOURS.search(self.s.text)
+            if gpus and hours and int(gpus["n"]) in self.facts.widths:
+                # "`--intent capture-7b --gpu-count 8 --hours 2`:": the dispatch the
+                # items under it (or the next sentence) work through
+                self.request = (float(hours["h"]), int(gpus["n"]))
         if times:
             # "8 GPUs × 25 h = 200 GPU-hours.": the job the next sentence goes on about
             width = int(times.group("w") or times.group("w2") or times.group("w3"))
@@ -812,11 +828,15 @@ class LengthReading(ReaderBase):
         sentence before, stated at each width this one names."""
         assert self.carried is not None
         follow_up = _FOLLOW_UP.match(self.s.text)
-        if not follow_up and not re.match(r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b|"
-                                          r"\W*\d{1,2}\s*[×x]\s*[:—–-]", self.s.text, re.I):
+        widths = [t for t in self.terms if t.term[0] == "width"]
+        # an item that opens with its width: "2×: 2 h, short", "width 4 — 4 h, long",
+        # "1 GPU: 16 h"
+        keyed = bool(widths) and not self.text(self.s.start, widths[0].start).strip(" `*_") \
+            and re.match(r"[`*_]*\s*[:—–=-]", self.unit_text[widths[0].end:])
+        if not follow_up and not keyed and not re.match(
+                r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
             return False  # "at 2× (4 h) short", or an item "2×: 2 h, short, SPOT lead"
         hours, width0 = self.carried
-        widths = [t for t in self.terms if t.term[0] == "width"]
         if follow_up and len(self.kinds("width")) > 1 and not re.match(
                 r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
             return False  # "It is short at 8× and long at 4×": each class before its width
@@ -947,18 +967,25 @@ class LengthReading(ReaderBase):
             self.add("flex-max", (float("inf"),), at, self.s.start + unlimited.end(),
                      topic="FLEX_START maximum run")
             return
-        if fl and durations and not MAX_CUE.search(self.s.text) and len(self.kinds("width")) <= 1:
+        # "a job that comes out at exactly 168 h … doesn't fit": a job's own length,
+        # whatever bound word the sentence holds
+        job_length = bool(durations) and bool(_JOB_LENGTH_BEFORE.search(
+            self.unit_text, self.s.start, durations[0].start))
+        if fl and durations and (job_length or not MAX_CUE.search(self.s.text)) and \
+                len(self.kinds("width")) <= 1:
             # one width at most: "a fortnight-long job can use FLEX_START at width 1"
             offer = re.search(r"\b(?:gets?|offered|has|have|keeps?|eligible|allowed|available|"
-                              r"can\s+use|uses?|receives?|fits?\s+(?:in|into|within|under))\b",
-                              self.s.text, re.I)
+                              r"can\s+use|uses?|receives?|fits?\s+(?:in|into|within|under))\b" +
+                              (r"|\bfits?\b" if job_length else ""), self.s.text, re.I)
             d = durations[0]
             if offer and len(durations) == 1 and not self.kinds("short") and \
                     not self.kinds("long") and d.value > self.facts.threshold:
                 # "a 10-day job still gets a FLEX_START rung"
                 self.add("flex-for", (d.value,), d.start, d.end,
                          self.negated_before(fl[0].start), topic="FLEX_START maximum run")
-            return
+                return
+            if not (job_length and MAX_CUE.search(self.s.text)):
+                return  # (a job's length beside a limit: "… exceeded the 96-hour limit")
         if not fl or not durations or not MAX_CUE.search(self.s.text):
             return
         if self.length_class(fl[0].start) and not re.search(

@@ -7,6 +7,7 @@ import itertools
 import re
 
 from lint.lexicon import Token
+from lint.propositions import Term
 from lint.reading.base import ReaderBase
 from lint.reading.cues import (
     ADJACENT,
@@ -88,6 +89,12 @@ _TIME_AFTER = re.compile(r"\s+(?:(?:about|roughly|around|only|just)\s+)?(?:an?\s
                          re.I)
 # "X and Y", "X, Y", "X or Y" as one group
 _JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*", re.I)
+
+
+def _model_rungs(a: Term, b: Term) -> bool:
+    """Two rungs that each name a family and a model, and differ in the model."""
+    return a[0] == b[0] == "rung" and bool(a[1][0] and a[1][2] and b[1][0] and b[1][2]) and \
+        a[1][2] != b[1][2]
 
 
 class OrderReading(ReaderBase):
@@ -196,6 +203,14 @@ class OrderReading(ReaderBase):
         for i in range(1, len(items)):
             a, b = items[i - 1], items[i]
             if a.term == b.term:
+                continue
+            if not negated and _model_rungs(a.term, b.term):
+                # "a2 SPOT → a2 STANDARD → a3 SPOT": the rungs of one width, in the
+                # order of the job's length class (or of both, when none is named)
+                kind = self.length_class(a.start) or (self.previous_class if self.continues
+                                                      else None)
+                self.add("rung-order", (kind, a.term, b.term), a.start, b.end,
+                         topic="family order")
                 continue
             if not negated:
                 self.add("order", (a.term, b.term), a.start, b.end, topic="order")
@@ -459,20 +474,26 @@ class OrderReading(ReaderBase):
             if after:
                 b = after[0]
         negated = self.negated_before(b.start, since=min(b.start, cut))
+        # "when 8× misses, it never goes straight to 1×" denies the step, not the order
+        tight = negated and re.search(r"\b(?:straight|directly|immediately)\b",
+                                      self.text(min(b.start, cut), b.start), re.I)
         wa, wb = self._term_width(a), self._term_width(b)
         if {a.term[0], b.term[0]} & {"family", "rung"} and wa and wb and wa != wb and \
                 {a.term[0], b.term[0]} <= {"width", "family", "rung"}:
             # machine types name their widths: the width chain is what is claimed
             ta, tb = ("width", wa), ("width", wb)
-            self.add("order", (ta, tb), b.start, b.end, negated, topic="width chain")
+            if not tight:
+                self.add("order", (ta, tb), b.start, b.end, negated, topic="width chain")
             self.add("skip", (ta, tb), b.start, b.end, negated, topic="width chain")
             return
         if a.term[0] == b.term[0] == "width" and a.term != b.term:
-            self.add("order", (a.term, b.term), b.start, b.end, negated, topic="width chain")
+            if not tight:
+                self.add("order", (a.term, b.term), b.start, b.end, negated, topic="width chain")
             self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="width chain")
         if {a.term[0], b.term[0]} <= {"backend", "lane", "width", "family"} and \
                 b.term[0] not in ("width", "family") and a.term != b.term:
-            self.add("order", (a.term, b.term), b.start, b.end, negated, topic="order")
+            if not tight:
+                self.add("order", (a.term, b.term), b.start, b.end, negated, topic="order")
             # "as soon as the 1× rungs miss, RunPod": GCP straight to RunPod
             stage = ("backend", "gcp") if a.term[0] in ("width", "family") else a.term
             if stage[0] == b.term[0] == "backend" and stage != b.term:

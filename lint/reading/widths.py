@@ -93,6 +93,14 @@ _DENIED_AFTER = re.compile(
     r"exist|an?\s+(?:option|width))\b", re.I)
 
 
+# "drops straight to", "falls back directly to" (not "goes right down to 1×": all the
+# way down, through every width)
+_STRAIGHT_DROP = re.compile(r"\b(?:drops?|dropping|falls?(?:\s+back)?|falling(?:\s+back)?|goes|"
+                            r"going|jumps?|jumping|moves?|moving|steps?\s+down|degrades?|"
+                            r"shrinks?|narrows?|retries|retrying|tries)\s+(?:straight|directly|"
+                            r"right|immediately)\s+(?:back\s+)?to\s+", re.I)
+
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
@@ -102,7 +110,11 @@ class WidthReading(ReaderBase):
         if not every:
             return []
         at, end = self.s.start + every.start(), self.s.start + every.end()
-        return [Token("intent", name, at, end) for name in self.facts.intents]
+        names = self.facts.intents
+        which = (every["which"] or "").lower()
+        # "every 7B intent", "all eval intents": the intents whose name has that part
+        named = [n for n in names if which in n.lower().split("-")]
+        return [Token("intent", name, at, end) for name in named or names]
 
     def _floor(self) -> None:
         """'For an 8× request the router never goes below 2× on GCP': a floor for
@@ -402,8 +414,29 @@ class WidthReading(ReaderBase):
                          topic="width chain")
                 return
 
+    def _straight_drop(self) -> None:
+        """'If no 8-GPU machine is free, the router drops straight to a single GPU':
+        the width named goes straight to the width after the verb, with none
+        between."""
+        m = _STRAIGHT_DROP.search(self.s.text)
+        if m is None or any(t.term[0] == "lane" or (t.term[0] == "backend" and t.term[1] != "gcp")
+                            for t in self.terms):
+            return  # "on SLURM it goes straight to 1 GPU": the lanes run at the minimum width
+        at = self.s.start + m.end()
+        to = next((t for t in self.terms if t.term[0] == "width" and t.start >= at and
+                   self.text(at, t.start).strip(" `*_").lower() in ("", "a", "the")), None)
+        before = [t for t in self.terms if t.term[0] == "width" and
+                  t.end <= self.s.start + m.start()]
+        source = before[-1] if before else next(
+            (t for t in reversed(self.previous_terms) if t.term[0] == "width"), None)
+        if to is None or source is None or source.term == to.term:
+            return
+        self.add("skip", (source.term, to.term), to.start, to.end,
+                 self.negated_before(self.s.start + m.start()), topic="width chain")
+
     def read_skipped_width(self) -> None:
         """'the router skips the 4-GPU machines': every width on the chain is walked."""
+        self._straight_drop()
         # present tense only: "that skipped 4×" reports an old chain
         # "degrades 8× to 2× in one step, skipping 4×": a participle after the walk
         for m in re.finditer(r"(?:\b(?:router|dispatch|ladder|walk|it|which)\s+(?:\w+\s+)?"
