@@ -370,6 +370,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     props += _phase_case(reader)
     if not props:
         props += _launch_case(reader, unit)
+    elif all(p.kind == "verdict" for p in props) and _WIDTH_SCOPE.search(s.text):
+        # "`bash run.sh` is REVISE (`unreadable-launch`) at every width, width 1
+        # included": the rule's verdict, and the verdict on that launch at that width
+        props += _launch_case(reader, unit)
     # (qualified, "… a width-1 phase without a shardable axis", it can be right)
     # ("… whatever its shardable_axis and gpu_hours say" is no qualification)
     qualified = re.search(r"\baxis|\bshard|\bgpu[- _]?h|\bbelow\b|\bunder\b|\bless\s+than|"
@@ -484,6 +488,14 @@ def _is_launch(span: str) -> bool:
 
 
 # what makes a case more than a launch at a width: its other conditions
+# an imperative verdict that opens the sentence, and the phase it is given to
+_VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:\d+[.)]\s*)?[*_`]*(?:APPROVE|REVISE)[*_`]*$")
+_PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
+                          r"(?:phases?|plans?|launch(?:es)?)\b", re.I)
+# "at width 1", "even at width 1", "width 1 included": the width a verdict is given at
+_WIDTH_SCOPE = re.compile(r"\b(?:at|on|for)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
+                          r"even\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
+                          r"(?:included|too|as\s+well)\b", re.I)
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)
 
@@ -505,8 +517,15 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     launch = spans[0]
     width_at = _CASE_WIDTH.search(raw)
     assert width_at is not None
-    if verdict.start() < max(width_at.end(), raw.index(launch) + len(launch)):
-        return []  # the verdict follows the phase it judges
+    launch_end = raw.index(launch) + len(launch)
+    if verdict.start() < max(width_at.end(), launch_end) and not (
+            _VERDICT_FIRST.match(raw, 0, verdict.end()) and
+            _PHASE_AFTER.match(raw, verdict.end())) and not (
+            launch_end <= verdict.start() and _WIDTH_SCOPE.search(raw, verdict.end())):
+        # the verdict follows the phase it judges; "APPROVE a width-4 phase whose
+        # launch is …" gives it first, and "`bash run.sh` is REVISE at every width,
+        # width 1 included" scopes the width after it
+        return []
     hours = _CASE_HOURS.search(raw)
     at, end = s.start + verdict.start(), s.start + verdict.end()
     said = _said(verdict)

@@ -1760,6 +1760,15 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "is fine", False),
     ("A width-1 phase with a shardable axis of size 8 and exactly one GPU-hour is REVISEd; "
      "the same phase at 0.9 GPU-hours is fine to run narrow.", False),
+    # an imperative verdict first, then the phase it is given to
+    ("- APPROVE a width-4 phase whose launch is `python eval.py --model-kwargs "
+     "device_map=auto`: the model is spread over all four GPUs.", True),
+    ("- REVISE a width-4 phase whose launch is `python eval.py --model-kwargs "
+     "device_map=auto`: one model split over four GPUs is not parallel work.", False),
+    # a rule's verdict scoped to a width: that launch at that width, too
+    ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at every width, "
+     "width 1 included.", True),
+    ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at width 4.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
