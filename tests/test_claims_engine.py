@@ -2396,6 +2396,11 @@ STRUCTURED = [
     ("A job that comes out at exactly 168 h at some width doesn't fit, so that width has no "
      "FLEX_START rung.", [1]),
     ("FLEX_START is offered for any job that fits in 168 hours.", []),
+    # the width the SLURM lanes run at: the intent's minimum, not the request's
+    ("After GCP misses, the job is queued on the campus cluster at the width you asked for.",
+     [1]),
+    ("After GCP misses, the job is queued on the campus cluster at the intent's minimum "
+     "width.", []),
 ]
 
 

@@ -59,12 +59,18 @@ _GPU_MEMORY = re.compile(r"(?<![\w-])(?P<model>[A-Z]\d{2,4})[\s-]*(?P<gb>\d{2,3}
 # what the rungs after GCP are said to ask for: "ask for 8 GPUs", "request the wide width"
 _TAIL_ASK = re.compile(r"\b(?:ask(?:s|ed|ing)?\s+for|request(?:s|ed|ing)?|submit(?:s|ted)?\s+"
                        r"(?:with|for|at)|allocat(?:es?|ed|ing)|get(?:s)?|run(?:s)?\s+at|"
-                       r"is\s+submitted\s+(?:with|for|at))\b", re.I)
+                       r"is\s+submitted\s+(?:with|for|at)|"
+                       # "is queued on the campus cluster at the width you asked for"
+                       r"(?:queued|scheduled|placed|lands?|landed)\s+(?:[\w-]+\s+){0,5}?(?:at|with))\b",
+                       re.I)
 # the request's own width named without a number
 _AS_REQUESTED = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:same\s+|full\s+|original\s+)?"
                            r"(?:wide|requested|full|original|same|whole)\s+(?:width|gpu\s+count|"
                            r"number\s+of\s+gpus)|^\W{0,3}(?:as\s+many\s+gpus\s+as|the\s+same\s+"
-                           r"(?:number\s+of\s+)?gpus\s+as)", re.I)
+                           r"(?:number\s+of\s+)?gpus\s+as)|"
+                           r"^\W{0,3}the\s+(?:width|gpu\s+count|number\s+of\s+gpus)\s+(?:you|it|they|"
+                           r"the\s+(?:job|user|request|plan|phase))\s+(?:asked\s+for|requested|wanted|"
+                           r"(?:was|were)\s+(?:requested|dispatched)\s+(?:at|with))", re.I)
 _AS_MINIMUM = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:intent'?s\s+)?"
                          r"min(?:imum)?\s+width", re.I)
 
