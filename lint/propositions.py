@@ -432,6 +432,13 @@ def _tried(p: Prop, facts: Facts):
 
 
 def _first(p: Prop, facts: Facts):
+    if len(p.args) == 2:  # first for a job that asks for that width
+        kind, value = p.args[0]
+        if kind == "width":
+            return True, "", ()
+        first = facts.families_in_order()[0]
+        return value[0] == first, f"for a {p.args[1]}× job {facts.family_label(first)} goes " \
+            "first", ()
     return _first_of(p.args[0], facts), _order_expected(facts, p.args[0]), ()
 
 

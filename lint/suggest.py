@@ -27,6 +27,9 @@ def canonical(p: Prop, facts: Facts) -> str:
         family = facts.config.families[p.args[0]]
         return f"`{facts.family_label(family.name)}` runs at widths " \
             f"{', '.join(map(str, family.widths))}."
+    if kind == "first" and len(p.args) == 2:  # first for a job that asks for that width
+        first = facts.families_in_order()[0]
+        return f"For a {p.args[1]}× job, `{facts.family_label(first)}` goes first."
     if kind in ("order", "first", "last", "skip", "tried", "dynamic"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:

@@ -2401,6 +2401,11 @@ STRUCTURED = [
      [1]),
     ("After GCP misses, the job is queued on the campus cluster at the intent's minimum "
      "width.", []),
+    # the first rung of a job that asks for one GPU is at one GPU
+    ("Example plan: eval-7b, width 1, gpu_hours 2.\nExpected first rung: a2-ultragpu-1g on "
+     "SPOT.", []),
+    ("Example plan: eval-7b, width 1, gpu_hours 2.\nExpected first rung: a3-highgpu-1g on "
+     "SPOT.", [2]),
 ]
 
 

@@ -220,4 +220,11 @@ class ReaderBase:
             # width's walk ends depends on the intent the sentence names
             intent = next((t.value for t in self.tokens if t.kind == "intent"), None)
             args = (*args, intent) if intent else args
+        if kind == "first" and len(args) == 1 and args[0][0] in ("family", "width"):
+            # "Expected first rung: a2-ultragpu-1g on SPOT" under a 1-GPU job: first
+            # at the width that job asks for, not on the whole ladder
+            job = self.request or self.carried
+            width = args[0][1] if args[0][0] == "width" else args[0][1][1]
+            if job is not None and width == job[1]:
+                args = (*args, job[1])
         self.props.append(Prop(kind, args, negated, start, end, topic, fix))

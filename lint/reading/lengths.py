@@ -86,10 +86,14 @@ _GPUS_TIMES_HOURS = re.compile(
     # "capture-7b, 2 GPUs for 1.5 h:"
     r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
+# a §9 phase's own fields: "width 1, gpu_hours 2", "width: 4 · gpu_hours: 6"
+_PLAN_WIDTH = re.compile(r"(?<![\w-])width\s*[:=]?\s*(?P<n>\d{1,2})(?![\w.×x])", re.I)
+_PLAN_GPU_HOURS = re.compile(r"(?<![\w-])gpu_hours\s*[:=]?\s*(?P<g>\d{1,5}(?:\.\d+)?)(?!\w|\.\d)",
+                             re.I)
 # a dispatch's flags: "--gpu-count 8 --hours 2", "--gpus=4", "--hours 2.5"
 _CLI_GPUS = re.compile(r"(?<![\w-])--(?:gpu[-_]count|gpus|num[-_]gpus|n[-_]gpus|width)(?:\s+|=)"
-                       r"(?P<n>\d{1,2})(?![\w.])", re.I)
-_CLI_HOURS = re.compile(r"(?<![\w-])--(?:hours|hrs)(?:\s+|=)(?P<h>\d{1,4}(?:\.\d+)?)(?![\w.])",
+                       r"(?P<n>\d{1,2})(?!\w|\.\d)", re.I)
+_CLI_HOURS = re.compile(r"(?<![\w-])--(?:hours|hrs)(?:\s+|=)(?P<h>\d{1,4}(?:\.\d+)?)(?!\w|\.\d)",
                         re.I)
 # "a job that comes out at exactly", "a run which lasts": a length that is a job's
 _JOB_LENGTH_BEFORE = re.compile(r"\b(?:jobs?|runs?|requests?|phases?|dispatch(?:es)?)\s+(?:that|"
@@ -183,6 +187,12 @@ class LengthReading(ReaderBase):
     def read_lengths(self) -> None:
         self._read_lengths()
         times = _GPUS_TIMES_HOURS.search(self.s.text) if self.request is None else None
+        plan = _PLAN_WIDTH.search(self.s.text) if times is None and self.request is None \
+            else None
+        gpu_hours = _PLAN_GPU_HOURS.search(self.s.text) if plan else None
+        if plan and gpu_hours and int(plan["n"]) in self.facts.widths:
+            # "eval-7b, width 1, gpu_hours 2": a phase of the plan, its length at its width
+            self.request = (float(gpu_hours["g"]) / int(plan["n"]), int(plan["n"]))
         if times is None and self.request is None and "--" in self.s.text:
             gpus, hours = _CLI_GPUS.search(self.s.text), _CLI_HOURS.search(self.s.text)
             if gpus and hours and int(gpus["n"]) in self.facts.widths:
