@@ -95,6 +95,12 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
               if not _ANAPHOR.match(s.text, m.end())]
     for rule in rules:
         verdicts = all_verdicts
+        colon = s.text.rfind(":", 0, rule.start - s.start)
+        if colon >= 0 and all(v.start < s.start + colon for v in all_verdicts) and \
+                _FIRES_AFTER.match(s.text, rule.end - s.start):
+            # "… is APPROVEd: at width 1 nothing can idle, so unreadable-launch does not
+            # fire": the reason after the colon says whether the rule fires, not its verdict
+            continue
         if joints:
             low = max([j for j in joints if j <= rule.start], default=s.start)
             high = min([j for j in joints if j > rule.start], default=s.end)
@@ -488,6 +494,10 @@ def _is_launch(span: str) -> bool:
 
 
 # what makes a case more than a launch at a width: its other conditions
+# "unreadable-launch does not fire", "… never fires here", "is not raised"
+_FIRES_AFTER = re.compile(r"[`*_]*\s+(?:(?:does|do|will|would)(?:\s+not|n['’]t)\s+|never\s+|"
+                          r"(?:is|are)(?:\s+not|n['’]t)\s+|only\s+|also\s+|still\s+)?"
+                          r"(?:fires?|fired|raised|triggers?|triggered|applies|apply)\b", re.I)
 # an imperative verdict that opens the sentence, and the phase it is given to
 _VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:\d+[.)]\s*)?[*_`]*(?:APPROVE|REVISE)[*_`]*$")
 _PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"

@@ -1769,6 +1769,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at every width, "
      "width 1 included.", True),
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at width 4.", False),
+    # the reason after a colon says whether a rule fires, not the rule's verdict
+    ("A width-1 phase whose launch is just `bash run.sh` is APPROVEd: at width 1 nothing can "
+     "idle, so unreadable-launch does not fire.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2406,6 +2409,20 @@ STRUCTURED = [
      "SPOT.", []),
     ("Example plan: eval-7b, width 1, gpu_hours 2.\nExpected first rung: a3-highgpu-1g on "
      "SPOT.", [2]),
+    # "X comes only from F": F is the only family that offers X
+    ("Regular on-demand VMs come only from the A100 family (a2-ultragpu-*).", []),
+    ("Regular on-demand VMs come only from the H100 family (a3-highgpu-*).", [1]),
+    # "the last GCP model": one of GCP's models, not GCP's place on the ladder
+    ("At any width where the job runs 4 h or more, spot capacity is the last GCP model "
+     "tried there.", []),
+    # "unless the job is long": the claim is the other class's
+    ("At each width, SPOT goes first unless the job is long there.", []),
+    ("At each width, FLEX_START goes first unless the job is long there.", [1]),
+    # a model that leads "only at the 1x rungs" leads there; the width is not first
+    ("eval-7b, `--gpu-count 8 --hours 0.75`: FLEX_START leads only at the 1x rungs.", []),
+    # an example after a colon is its own: "the intent's minimum width" is not 8
+    ("On the campus cluster the router submits at the intent's minimum width: an eval-70b "
+     "dispatch at 8x lands on SLURM with 2 GPUs.", []),
 ]
 
 

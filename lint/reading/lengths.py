@@ -86,6 +86,8 @@ _GPUS_TIMES_HOURS = re.compile(
     # "capture-7b, 2 GPUs for 1.5 h:"
     r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
+# "… unless the job is long there", "except when it is short": the claim is the other class's
+_UNLESS = re.compile(r"\b(?:unless|except\s+(?:when|if|where|for))\b", re.I)
 # a §9 phase's own fields: "width 1, gpu_hours 2", "width: 4 · gpu_hours: 6"
 _PLAN_WIDTH = re.compile(r"(?<![\w-])width\s*[:=]?\s*(?P<n>\d{1,2})(?![\w.×x])", re.I)
 _PLAN_GPU_HOURS = re.compile(r"(?<![\w-])gpu_hours\s*[:=]?\s*(?P<g>\d{1,5}(?:\.\d+)?)(?!\w|\.\d)",
@@ -315,7 +317,13 @@ class LengthReading(ReaderBase):
                     start = classes[i - 1].end + joint[-1].start()
                 # the class before ends where this one's text begins
                 out[-1] = (out[-1][0], out[-1][1], start, out[-1][3])
-            out.append((c.kind, start, self.s.end, c))
+            kind = c.kind
+            if _UNLESS.search(self.text(start, c.start)) and not any(
+                    t.kind in ("short", "long") and start <= t.start < c.start
+                    for t in self.tokens):
+                # "SPOT goes first unless the job is long there": the other class's claim
+                kind = "short" if kind == "long" else "long"
+            out.append((kind, start, self.s.end, c))
         # "…becomes long past 4 h; anything shorter leads with SPOT": the other class
         other = _OTHER_CLASS.search(self.s.text)
         if out and other:

@@ -916,10 +916,12 @@ class OrderReading(ReaderBase):
                 continue  # "short jobs lead with SPOT": the length reader's
             if word in ("first", "last") and self._modifies_other_noun(cue):
                 continue  # "the first Tuesday of each month": an ordinal of something else
-            if word == "first" and any(t.term[0] == "model" and t.end <= cue.start and not
-                                       self.text(t.end, cue.start).strip(" \n\t*_`")
-                                       for t in self.terms):
-                continue  # "a 90-minute run at 1× tries spot first": the model is first
+            if (word == "first" or re.match(r"lead(?:s|ing)?\b", word)) and any(
+                    t.term[0] == "model" and t.end <= cue.start and
+                    not self.text(t.end, cue.start).strip(" \n\t*_`") for t in self.terms):
+                # "a 90-minute run at 1× tries spot first": the model is first;
+                # "FLEX_START leads only at the 1x rungs": the model leads, there
+                continue
             pods = self.kinds("podtype")
             if any(-4 < cue.start - p.end <= 3 or 0 <= p.start - cue.end <= 3 for p in pods):
                 continue  # "asks for `NVIDIA A100-SXM4-80GB` first": a pod type is first
@@ -1042,8 +1044,14 @@ class OrderReading(ReaderBase):
         written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)
         # ("SPOT as the last GCP option at that width", "the last GCP rungs are the
         # single-GPU ones"; "the SLURM lanes" names the backend itself)
-        return bool(re.search(r"\b(?:(?:lane|partition|queue|pod)\b(?!s)|(?:rung|width|machine|"
-                              r"node|option|choice|attempt|shape|box)(?:e?s)?\b)", written, re.I))
+        if re.search(r"\b(?:(?:lane|partition|queue|pod)\b(?!s)|(?:rung|width|machine|"
+                     r"node|option|choice|attempt|shape|box)(?:e?s)?\b)", written, re.I):
+            return True
+        # "spot capacity is the last GCP model tried there": one of its provisioning
+        # models, the one named before it
+        return bool(re.match(r"\W*(?:provisioning\s+)?(?:model|tier|vm)s?\b",
+                             self.text(target.end, target.end + 20), re.I)) and any(
+            t.term[0] == "model" and t.end <= cue.start for t in self.terms)
 
     def _member(self, cue: Token, group: TermTok) -> TermTok | None:
         """The lane, width or family named as 'the first/last <backend> lane/rung'."""

@@ -170,9 +170,12 @@ class ProvisioningReading(ReaderBase):
                 continue
             between = self.text(seg_models[-1].end, fam_tok.start) if seg_models else ""
             if only and seg_models and seg_models[-1].end <= fam_tok.start and (re.fullmatch(
-                    r"[\s,]*(?:is\s+|are\s+)?(?:(?:offered|available|tried|allowed)\s+)?"
-                    r"(?:for\s+|on\s+)?only\s+(?:the\s+|an?\s+|on\s+(?:the\s+)?)?[`*_]*",
-                    between, re.I) or self._offers_only(seg_start, seg_models, fam_tok) or (
+                    # "Regular on-demand VMs come only from the A100 family"
+                    r"[\s,]*(?:(?:vms?|instances?|capacity|rungs?)\s+)?(?:is\s+|are\s+)?"
+                    r"(?:(?:offered|available|tried|allowed|comes?|exists?|provided)\s+)?"
+                    r"(?:for\s+|on\s+)?only\s+(?:(?:from|on|in|with)\s+)?(?:the\s+|an?\s+)?"
+                    r"[`*_]*", between, re.I) or
+                    self._offers_only(seg_start, seg_models, fam_tok) or (
                     # "…, and the only STANDARD rung at any width is the A100 one"
                     _THE_ONLY_BEFORE.search(self.text(self.clause_start(seg_models[0].start),
                                                       seg_models[0].start)) and

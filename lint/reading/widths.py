@@ -217,6 +217,11 @@ class WidthReading(ReaderBase):
                              self.negated_before(at), topic="minimum width",
                              fix=((at, at + 1, ""),))
                 return
+            if cue and it.start > self.s.start + cue.end() and re.search(
+                    r"[:;]", self.text(self.s.start + cue.end(), it.start)):
+                # "…submits at the intent's minimum width: an eval-70b dispatch at 8x
+                # lands on SLURM with 2 GPUs": the example after the colon is its own
+                continue
             if cue:
                 after = [w for w in widths if w.start >= self.s.start + cue.end()]
                 before = [w for w in widths if w.end <= self.s.start + cue.start()]
