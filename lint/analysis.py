@@ -172,6 +172,7 @@ class Engine:
         skip_lines = skip_lines | corrected_quote_lines(doc)
         lexicon = self.lexicon.with_critic(_critic_rules(self.facts)) if critic else self.lexicon
         lexicon.forget()
+        self._models_named: tuple[int, tuple[str, ...]] = (0, ())  # (list, models its item named)
         readings: list[Reading] = []
         by_list: dict[int, list[tuple[Unit, list[Reading]]]] = {}
         by_table: dict[int, list[tuple[Unit, list[Reading]]]] = {}
@@ -381,6 +382,8 @@ class Engine:
         entry = _GLOSSARY.match(unit.raw or "")
         term = entry["term"].strip("`") if entry else None
         self._last_request = None
+        if self._models_named[0] != unit.list_id or not unit.list_id:
+            self._models_named = (unit.list_id, ())
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
             sentence.context = unit_context or reading.in_context(
@@ -395,7 +398,12 @@ class Engine:
             reader.list_lead = list_lead
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
+            if unit.list_id and self._models_named[0] == unit.list_id:
+                reader.models_before = self._models_named[1]
             sentence.props = reader.read()
+            named = tuple(dict.fromkeys(t.term[1] for t in reader.terms if t.term[0] == "model"))
+            if named:
+                self._models_named = (unit.list_id, named)
             carried = reader.request or carried if unit.list_id else reader.request
             self._last_request = reader.request or self._last_request
             previous_terms = [t for t in reader.terms if reading.orderable(t.term)]

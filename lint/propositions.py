@@ -39,6 +39,8 @@ class Prop:
             return _DESCRIBE[self.kind](self)
         if self.kind == "permits" and self.negated:  # "a100-80gb does not allow STANDARD"
             return f"{self.args[0]} does not allow {self.args[1]}"
+        if self.kind == "flex-for" and self.negated:  # "a 168 h job gets no FLEX_START rung"
+            return _DESCRIBE[self.kind](self).replace(" gets a FLEX_START", " gets no FLEX_START")
         return ("not " if self.negated else "") + _DESCRIBE[self.kind](self)
 
 

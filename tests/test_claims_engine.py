@@ -2423,6 +2423,19 @@ STRUCTURED = [
     # an example after a colon is its own: "the intent's minimum width" is not 8
     ("On the campus cluster the router submits at the intent's minimum width: an eval-70b "
      "dispatch at 8x lands on SLURM with 2 GPUs.", []),
+    # "the same three": the models the item before listed
+    ("GCP families:\n- A100 (a2-ultragpu-{N}g): SPOT, FLEX_START, STANDARD.\n- H100 "
+     "(a3-highgpu-{N}g): the same three.", [3]),
+    ("GCP families:\n- H100 (a3-highgpu-{N}g): SPOT, FLEX_START.\n- A100 "
+     "(a2-ultragpu-{N}g): the same two, plus STANDARD.", []),
+    # "a job of exactly 168 h gets no FLEX_START rung": the limit made exclusive
+    ("That limit is exclusive: a job of exactly 168 h at a width gets no FLEX_START rung "
+     "there.", [1]),
+    ("That limit is inclusive: a job of exactly 168 h at a width still gets a FLEX_START rung "
+     "there.", []),
+    # "can no longer hold up the queue" is a consequence, not a retraction
+    ("Today's behaviour: the router checks the campus SLURM lanes before any GCP rung, so a "
+     "GCP stockout can no longer hold up the queue.", [1]),
 ]
 
 

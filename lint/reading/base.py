@@ -123,6 +123,9 @@ class ReaderBase:
         # class and its last provisioning model
         self.continues = bool(_CONTINUES.match(sentence.text))
         self.previous_class: str | None = None
+        # the provisioning models the item before named ("- A100: SPOT, FLEX_START,
+        # STANDARD" over "- H100: the same three")
+        self.models_before: tuple[str, ...] = ()
         self.previous_model: TermTok | None = None
 
     # -- helpers --

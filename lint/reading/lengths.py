@@ -101,6 +101,9 @@ _CLI_HOURS = re.compile(r"(?<![\w-])--(?:hours|hrs)(?:\s+|=)(?P<h>\d{1,4}(?:\.\d
 _JOB_LENGTH_BEFORE = re.compile(r"\b(?:jobs?|runs?|requests?|phases?|dispatch(?:es)?)\s+(?:that|"
                                 r"which)\s+(?:comes?\s+out\s+(?:at|to)|works?\s+out\s+(?:at|to)|"
                                 r"runs?(?:\s+for)?|takes?|lasts?(?:\s+for)?|is|totals?)\s+"
+                                r"(?:(?:exactly|just|about)\s+)?$|"
+                                # "a job of exactly 168 h"
+                                r"\b(?:an?|any|every|each)\s+(?:job|run|request|phase)\s+of\s+"
                                 r"(?:(?:exactly|just|about)\s+)?$", re.I)
 _STRICTLY_UNDER = re.compile(r"\bstrictly\s+(?:under|below|less\s+than|shorter\s+than)\s+"
                              r"(?:the\s+)?$", re.I)

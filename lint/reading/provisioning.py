@@ -10,6 +10,10 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE
 from lint.reading.sentence import TermTok, family_of
 
+# "the same three", "the same models", "the same set": what the item before listed
+_THE_SAME = re.compile(r"\b(?:the\s+)?same\s+(?:two|three|four|\d|ones|models|options|set|list|"
+                       r"provisioning(?:\s+models)?|capacity\s+types)\b|\bditto\b|"
+                       r"\blikewise\b", re.I)
 _DENIED_TAIL = re.compile(r"(?:[,;—–]|\s-\s|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b",
                           re.I)
 # "Only the A100 family has STANDARD", "an A100 rung is the only place STANDARD
@@ -93,6 +97,12 @@ class ProvisioningReading(ReaderBase):
             if models:
                 self._every_family(models)
                 return
+        if fams and not models and self.models_before:
+            same = _THE_SAME.search(self.s.text, fams[-1].end - self.s.start)
+            if same:
+                # "- H100 (a3-highgpu-{N}g): the same three": the models the item before named
+                at, end = self.s.start + same.start(), self.s.start + same.end()
+                models = [TermTok(("model", name), at, end) for name in self.models_before]
         if not fams or (not models and not any(t.term[0] == "rung" for t in fams)):
             return
         if (self.length_class(self.s.start) and not _MAY_BE.search(self.s.text)) or \
