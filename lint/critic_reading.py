@@ -516,6 +516,8 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     critic's own rules on that phase."""
     s = reader.s
     raw = reader.unit_text[s.start:s.end]
+    if reader.table_header and "|" in raw:
+        return _launch_row(reader, raw)
     widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
     verdict = _CASE_VERDICT.search(raw)
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
@@ -551,6 +553,43 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
                                     said, fires), negated, at, end, "critic verdict", fix)]
 
 
+def _launch_row(reader: Reader, raw: str) -> list[Prop]:
+    """'| eval | 4 | python eval.py --all-checkpoints | APPROVE |' under a header
+    with width, launch and verdict columns: that launch at that width."""
+    names = [c.strip(" `*_").lower() for c in reader.table_header.strip().strip("|").split("|")]
+    cells = raw.strip().strip("|").split("|")
+    if len(cells) != len(names):
+        return []
+    column: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if re.fullmatch(r"width|gpus|gpu\s+count", name):
+            column["width"] = i
+        elif re.fullmatch(r"launch|command|cmd|launch\s+command", name):
+            column["launch"] = i
+        elif re.search(r"gpu[_ -]?hours?|gpu[- ]?h\b", name):
+            column["hours"] = i
+        elif re.search(r"verdict|expected|result|outcome", name):
+            column["verdict"] = i
+    if not {"width", "launch", "verdict"} <= column.keys():
+        return []
+    width = re.fullmatch(r"\s*[`*_]*(\d{1,2})[`*_]*\s*", cells[column["width"]])
+    launch = cells[column["launch"]].strip().strip("`").strip()
+    said = _CASE_VERDICT.search(cells[column["verdict"]])
+    hours = re.fullmatch(r"\s*[`*_]*(\d+(?:\.\d+)?)[`*_]*\s*", cells[column["hours"]]) \
+        if "hours" in column else None
+    if not (width and launch and said and _is_launch(launch)):
+        return []
+    offset = sum(len(c) + 1 for c in cells[:column["verdict"]]) + raw.find(cells[0])
+    verdict = _CASE_VERDICT.search(raw, max(offset, 0))
+    if verdict is None:
+        return []
+    at, end = reader.s.start + verdict.start(), reader.s.start + verdict.end()
+    fix = ((at, end, ""),) if verdict.group(1) else ()
+    return [Prop("launch-verdict", (int(width.group(1)), launch,
+                                    float(hours.group(1)) if hours else None, _said(verdict),
+                                    None), False, at, end, "critic verdict", fix)]
+
+
 def _case_line(raw: str) -> tuple[int, float, int, re.Match[str]] | None:
     width, hours = _CASE_WIDTH.search(raw), _CASE_HOURS.search(raw)
     axis, verdict = _CASE_AXIS.search(raw), _CASE_VERDICT.search(raw)
@@ -576,12 +615,21 @@ def _case_cells(reader: Reader, raw: str) -> tuple[int, float, int, re.Match[str
             column["axis"] = i
         elif re.search(r"verdict|expected|result|outcome", name):
             column["verdict"] = i
-    if len(column) != 4:
-        return None
     number = re.compile(r"\s*[`*_]*(\d+(?:\.\d+)?)[`*_]*\s*$")
+    # "| gpu_hours (width 1, shardable axis of 8) | verdict |": the header fixes the
+    # values no column holds
+    fixed = {}
+    header = reader.table_header
+    if "width" not in column and (m := re.search(r"\bwidth[\s:=-]*(\d{1,2})\b", header, re.I)):
+        fixed["width"] = number.match(m.group(1))
+    if "axis" not in column and (m := _CASE_AXIS.search(header)):
+        fixed["axis"] = number.match(m.group(1) or m.group(2))
+    if len(column) + len(fixed) != 4 or "verdict" not in column or "hours" not in column:
+        return None
     if _CASE_VERDICT.search(cells[column["verdict"]]) is None:
         return None
-    width, hours, axis = (number.match(cells[column[k]]) for k in ("width", "hours", "axis"))
+    width, hours, axis = (fixed[k] if k in fixed else number.match(cells[column[k]])
+                          for k in ("width", "hours", "axis"))
     offset = raw.find(cells[column["verdict"]]) if raw.count(cells[column["verdict"]]) else -1
     verdict = _CASE_VERDICT.search(raw, offset) if offset >= 0 else None
     if not (width and hours and axis and verdict) or "." in axis.group(1) or \

@@ -51,6 +51,10 @@ class Verdict:
     fix: tuple[tuple[int, int, str], ...] = ()  # replacements that make the text true
 
 
+def _gpu_hours(hours: float) -> str:
+    return f"{hours:g} GPU-hour{'' if hours == 1 else 's'}"
+
+
 def _hours_label(hours: float) -> str:
     if hours == float("inf"):
         return "no limit"
@@ -151,7 +155,7 @@ _DESCRIBE = {
     "launch-verdict": lambda p: (f"{p.args[4]} fires on `{p.args[1]}` at width {p.args[0]}"
                                  if p.args[4] else f"the critic answers {p.args[3]} for "
                                  f"`{p.args[1]}` at width {p.args[0]}"),
-    "phase-verdict": lambda p: (f"a width-1 phase of {p.args[0]:g} GPU-hours with an axis of "
+    "phase-verdict": lambda p: (f"a width-1 phase of {_gpu_hours(p.args[0])} with an axis of "
                                 f"{p.args[1]} gets {p.args[2]}"),
     "rung-order": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}"
                              f"{_term(p.args[1])} before {_term(p.args[2])} at one width"),
@@ -828,8 +832,8 @@ def _phase_verdict(p: Prop, facts: Facts):
     if findings is None:
         return None, "", ()
     given = _critic_verdict(findings)
-    return verdict == given, (f"the critic answers {given} for a width-1 phase of {hours:g} "
-                              f"GPU-hours with an axis of {axis}"), _replace(p, given)
+    return verdict == given, (f"the critic answers {given} for a width-1 phase of "
+                              f"{_gpu_hours(hours)} with an axis of {axis}"), _replace(p, given)
 
 
 def _launch_verdict(p: Prop, facts: Facts):

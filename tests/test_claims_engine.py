@@ -1769,6 +1769,16 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at every width, "
      "width 1 included.", True),
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at width 4.", False),
+    # a table of launches: that launch at that width
+    ("| phase | width | launch | verdict |\n| --- | --- | --- | --- |\n"
+     "| eval | 4 | `python eval.py --all-checkpoints` | APPROVE |", True),
+    ("| phase | width | launch | verdict |\n| --- | --- | --- | --- |\n"
+     "| train | 4 | `torchrun --nproc_per_node={width} train.py` | APPROVE |", False),
+    # a header that fixes the width and axis every row shares
+    ("| gpu_hours (width 1, shardable axis of 8) | verdict |\n| --- | --- |\n"
+     "| 0.5 | APPROVE |\n| 1.0 | APPROVE |", True),
+    ("| gpu_hours (width 1, shardable axis of 8) | verdict |\n| --- | --- |\n"
+     "| 0.5 | APPROVE |\n| 1.0 | REVISE |", False),
     # the reason after a colon says whether a rule fires, not the rule's verdict
     ("A width-1 phase whose launch is just `bash run.sh` is APPROVEd: at width 1 nothing can "
      "idle, so unreadable-launch does not fire.", False),
