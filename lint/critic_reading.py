@@ -498,6 +498,9 @@ def _is_launch(span: str) -> bool:
 _FIRES_AFTER = re.compile(r"[`*_]*\s+(?:(?:does|do|will|would)(?:\s+not|n['’]t)\s+|never\s+|"
                           r"(?:is|are)(?:\s+not|n['’]t)\s+|only\s+|also\s+|still\s+)?"
                           r"(?:fires?|fired|raised|triggers?|triggered|applies|apply)\b", re.I)
+# "Verdict: APPROVE.", "Expected: REVISE", "→ APPROVE": a verdict on a line of its own
+_VERDICT_LINE = re.compile(r"[\s*_>#-]*(?:(?:verdict|expected(?:\s+verdict)?|result|outcome|"
+                           r"answer)\s*[:=—–-]|→|->)\s*[*_`]*(?:APPROVE|REVISE)\b", re.I)
 # an imperative verdict that opens the sentence, and the phase it is given to
 _VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:\d+[.)]\s*)?[*_`]*(?:APPROVE|REVISE)[*_`]*$")
 _PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
@@ -518,8 +521,18 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     raw = reader.unit_text[s.start:s.end]
     if reader.table_header and "|" in raw:
         return _launch_row(reader, raw)
+    lead = 0
+    if _VERDICT_LINE.match(raw):
+        # "Example: width 4, launch `…`" over "Verdict: APPROVE.": the line before
+        # is the phase this verdict is given to
+        before = reader.unit_text[:s.start].rstrip()
+        line = before[before.rfind("\n") + 1:]
+        if line and _CASE_WIDTH.search(line):
+            lead = s.start - (len(before) - len(line))
+            raw = reader.unit_text[s.start - lead:s.end]
+    base = s.start - lead
     widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
-    verdict = _CASE_VERDICT.search(raw)
+    verdict = _CASE_VERDICT.search(raw, lead)
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
         return []
     spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
@@ -539,9 +552,9 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
         # width 1 included" scopes the width after it
         return []
     hours = _CASE_HOURS.search(raw)
-    at, end = s.start + verdict.start(), s.start + verdict.end()
+    at, end = base + verdict.start(), base + verdict.end()
     said = _said(verdict)
-    named = [t.value for t in s.tokens if t.kind == "rule" and t.start > s.start + verdict.start()]
+    named = [t.value for t in s.tokens if t.kind == "rule" and t.start > at]
     # "is flagged oversubscribed": that rule fires, maybe only as a warning
     fires = named[0] if not verdict.group(1) and re.search(r"flagged", verdict.group(2), re.I) \
         and named else None

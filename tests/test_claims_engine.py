@@ -1769,6 +1769,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at every width, "
      "width 1 included.", True),
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at width 4.", False),
+    # a verdict on a line of its own judges the phase on the line before
+    ("Example: width 4, launch `CUDA_VISIBLE_DEVICES=0,1,2,3 python infer.py`\nVerdict: "
+     "APPROVE.", True),
+    ("Example: width 4, launch `CUDA_VISIBLE_DEVICES=0,1,2,3 python infer.py`\nVerdict: "
+     "REVISE.", False),
     # a table of launches: that launch at that width
     ("| phase | width | launch | verdict |\n| --- | --- | --- | --- |\n"
      "| eval | 4 | `python eval.py --all-checkpoints` | APPROVE |", True),
