@@ -435,8 +435,9 @@ _CASE_HOURS = re.compile(r"(?:\bgpu[_ -]?hours\s*[:=]?\s*(\d+(?:\.\d+)?)|(\d+(?:
                          r"gpu[- ]?h(?:ours?|rs?)?\b)", re.I)
 _CASE_AXIS = re.compile(r"\baxis(?:\s+of)?(?:\s+size)?\s*[:=]?\s*(\d{1,4})\b|"
                         r"\bsize\s*[:=]\s*(\d{1,4})\b", re.I)
-_CASE_VERDICT = re.compile(r"\b(?-i:(APPROVE|REVISE))\b|\b(passes|is\s+approved|is\s+fine|"
-                           r"(?:is|gets)\s+flagged|is\s+sent\s+back)\b", re.I)
+# (the word only, without the "d" of "REVISEd": the part a fix replaces)
+_CASE_VERDICT = re.compile(r"\b(?-i:(APPROVE|REVISE))(?=[dDsS]?\b)|\b(passes|is\s+approved|"
+                           r"is\s+fine|(?:is|gets)\s+flagged|is\s+sent\s+back)\b", re.I)
 
 
 def _phase_case(reader: Reader) -> list[Prop]:
@@ -506,8 +507,8 @@ _VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:\d+[.)]\s*)?[*_`]*(?:APPROVE|REVISE)
 _PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
                           r"(?:phases?|plans?|launch(?:es)?)\b", re.I)
 # "at width 1", "even at width 1", "width 1 included": the width a verdict is given at
-_WIDTH_SCOPE = re.compile(r"\b(?:at|on|for)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
-                          r"even\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
+_WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
+                          r"even\s+)?(?:an?\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
                           r"(?:included|too|as\s+well)\b", re.I)
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)

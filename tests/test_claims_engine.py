@@ -1769,6 +1769,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at every width, "
      "width 1 included.", True),
     ("A launch that is only `bash run.sh` is REVISE (`unreadable-launch`) at width 4.", False),
+    # "REVISEd ... even on a width-1 phase": the verdict on that launch at width 1
+    ("A launch that only calls a script (`bash run.sh`) is always REVISEd as "
+     "unreadable-launch, even on a width-1 phase.", True),
+    ("A launch that only calls a script (`bash run.sh`) is REVISEd as unreadable-launch, "
+     "even on a width-4 phase.", False),
     # a verdict on a line of its own judges the phase on the line before
     ("Example: width 4, launch `CUDA_VISIBLE_DEVICES=0,1,2,3 python infer.py`\nVerdict: "
      "APPROVE.", True),
@@ -2451,6 +2456,11 @@ STRUCTURED = [
     # "can no longer hold up the queue" is a consequence, not a retraction
     ("Today's behaviour: the router checks the campus SLURM lanes before any GCP rung, so a "
      "GCP stockout can no longer hold up the queue.", [1]),
+    # "widen to 4x and retry": a miss never widens
+    ("```\nlora-7b requested at 2x, no GCP capacity at 2x\n├── widen to 4x and retry\n"
+     "└── then 1x\n```", [3]),
+    ("```\nlora-7b requested at 2x, no GCP capacity at 2x\n└── narrow to 1x and retry\n```",
+     []),
 ]
 
 

@@ -84,7 +84,9 @@ _GPUS_TIMES_HOURS = re.compile(
     r"(?<![\w.])(?P<w>\d{1,2})\s*(?:gpus?|[x×])\s*[×x*]\s*(?P<h>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
     r"(?<![\w.])(?P<h2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*[×x*]\s*(?P<w2>\d{1,2})\s*gpus?\b|"
     # "capture-7b, 2 GPUs for 1.5 h:"
-    r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
+    r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
+    # "width 4 × 40 h"
+    r"\bwidth\s*(?P<w4>\d{1,2})\s*[×x*]\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
 # "… unless the job is long there", "except when it is short": the claim is the other class's
 _UNLESS = re.compile(r"\b(?:unless|except\s+(?:when|if|where|for))\b", re.I)
@@ -206,8 +208,10 @@ class LengthReading(ReaderBase):
                 self.request = (float(hours["h"]), int(gpus["n"]))
         if times:
             # "8 GPUs × 25 h = 200 GPU-hours.": the job the next sentence goes on about
-            width = int(times.group("w") or times.group("w2") or times.group("w3"))
-            hours = float(times.group("h") or times.group("h2") or times.group("h3"))
+            width = int(times.group("w") or times.group("w2") or times.group("w3") or
+                        times.group("w4"))
+            hours = float(times.group("h") or times.group("h2") or times.group("h3") or
+                          times.group("h4"))
             if width in self.facts.widths:
                 self.request = (hours, width)
 

@@ -361,6 +361,8 @@ class WidthReading(ReaderBase):
                       # "may also try a wider shape than you asked for"
                       r"\b(?:tries?|try|picks?|uses?|lands?\s+on|gives?\s+you)\s+(?:a\s+)?"
                       r"(?:wider|bigger|larger)\s+(?:shape|machine|box|width|rung|vm)s?\s+than\b|"
+                      # "widen to 4x and retry"
+                      r"\bwiden(?:s|ing)?\s+(?:it\s+|the\s+(?:job|request)\s+)?to\s+(?=\d)|"
                       r"\b(?:grows?|climbs?|works?\s+(?:its\s+way\s+)?up|scales?\s+up|widens?)\s+"
                       r"(?:back\s+)?(?:up\s+)?(?:toward|towards|to)\s+(?:the\s+)?(?:requested|full|"
                       r"wide|widest|target)",
