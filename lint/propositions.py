@@ -98,6 +98,8 @@ _DESCRIBE = {
     "lane-count": lambda p: f"the ladder has {p.args[0]} SLURM lane{'s' if p.args[0] != 1 else ''}",
     "backend-count": lambda p: f"the ladder has {p.args[0]} backend{'s' if p.args[0] != 1 else ''}",
     "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
+    "family-block": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}every "
+                               f"{p.args[1]} rung at a width before any {p.args[2]} rung"),
     "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
@@ -411,6 +413,24 @@ def _family_major(p: Prop, facts: Facts):
     order = " before ".join(facts.family_label(f) for f in facts.families_in_order())
     return len(facts.width_chain()) < 2, f"at one width {order}, width by width " \
         f"({facts.width_label()})", ()
+
+
+def _family_block(p: Prop, facts: Facts):
+    """At one width, every rung of one family before any of the other's: the
+    ladder goes model by model, so only when the families share no model."""
+    kind, a, b = p.args
+    seen, label = set(), []
+    for k in ((kind,) if kind else ("short", "long")):
+        order = facts.rungs_at(k)
+        ia = [i for i, (f, _) in enumerate(order) if f == a]
+        ib = [i for i, (f, _) in enumerate(order) if f == b]
+        if not ia or not ib:
+            return None, "", ()
+        seen.add(max(ia) < min(ib))
+        label.append(f"{k} jobs " + " → ".join(f"{_family_short(facts, f)} {m}"
+                                                for f, m in order))
+    holds = seen.pop() if len(seen) == 1 else None
+    return holds, "at one width, model by model: " + "; ".join(label), ()
 
 
 def _family_widths(p: Prop, facts: Facts):
@@ -909,6 +929,7 @@ _JUDGES = {
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "tried": _tried, "dynamic": _dynamic, "family-major": _family_major,
+    "family-block": _family_block,
     "family-widths": _family_widths,
     "lane-partition": _lane_fact, "lane-max-width": _lane_fact, "lane-wait": _lane_fact,
     "machine-type": _machine_type, "gpu-memory": _gpu_memory, "last": _last, "permits": _permits,

@@ -50,6 +50,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         return "The GCP families are " + ", ".join(
             f"`{f.machine_type_template}` ({f.gpu})"
             for f in facts.config.families.values()) + "."
+    if kind == "family-block":
+        families = " then ".join(f"`{facts.family_label(f)}`" for f in facts.families_in_order())
+        return (f"At one width the rungs go model by model: {' → '.join(facts.short_order)} "
+                f"for a short job, each on {families} where offered.")
     if kind == "family-major":
         labels = [f"`{facts.family_label(f)}`" for f in facts.families_in_order()]
         return (f"At each width, {' rungs come before '.join(labels)} rungs; then the next "

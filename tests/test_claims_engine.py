@@ -2461,6 +2461,11 @@ STRUCTURED = [
      "└── then 1x\n```", [3]),
     ("```\nlora-7b requested at 2x, no GCP capacity at 2x\n└── narrow to 1x and retry\n```",
      []),
+    # one family's rungs at a width all before the other's: the ladder goes model by model
+    ("Within a width the router walks every A100 rung before it moves on to the H100 rungs.",
+     [1]),
+    ("At one width the rungs go model by model: SPOT → FLEX_START → STANDARD for a short job, "
+     "each on `a2-ultragpu-*` then `a3-highgpu-*` where offered.", []),
 ]
 
 

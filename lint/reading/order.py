@@ -91,6 +91,15 @@ _TIME_AFTER = re.compile(r"\s+(?:(?:about|roughly|around|only|just)\s+)?(?:an?\s
 _JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*", re.I)
 
 
+# "at that width", "within a width", "per width": one width's rungs
+_WITHIN_WIDTH = re.compile(r"\b(?:at|within|in|on)\s+(?:that|one|each|a|the\s+same|a\s+given|"
+                           r"any)\s+width\b|\bper\s+width\b", re.I)
+# "every A100 rung", "all of the H100 rungs", "one family at a time"
+_FAMILY_BLOCK = re.compile(r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\S+\s+){0,2}?"
+                           r"rungs?\b|\bone\s+family\s+at\s+a\s+time\b|"
+                           r"\bfamily\s+by\s+family\b", re.I)
+
+
 def _model_rungs(a: Term, b: Term) -> bool:
     """Two rungs that each name a family and a model, and differ in the model."""
     return a[0] == b[0] == "rung" and bool(a[1][0] and a[1][2] and b[1][0] and b[1][2]) and \
@@ -674,6 +683,31 @@ class OrderReading(ReaderBase):
         self.add("family-major", (family_of(first.term), family_of(other.term)),
                  min(first.start, other.start), max(first.end, other.end),
                  self.negated_before(at), topic="family order")
+
+    def read_family_block(self) -> None:
+        """'Within a width it walks every A100 rung before it moves on to the H100
+        rungs': one family's rungs at a width all before the other's."""
+        if not self.s.context or self.procedural:
+            return
+        scope = _WITHIN_WIDTH.search(self.s.text)
+        block = _FAMILY_BLOCK.search(self.s.text)
+        if scope is None or block is None:
+            return
+        fams = [t for t in self.terms if t.term[0] in ("family", "rung")]
+        names = list(dict.fromkeys(family_of(t.term) for t in fams))
+        if len(names) != 2:
+            return
+        first = fams[0]
+        other = next(t for t in fams if family_of(t.term) != family_of(first.term))
+        between = self.text(first.end, other.start)
+        if re.search(r"\bafter\b", between, re.I) and not re.search(r"\bbefore\b", between,
+                                                                  re.I):
+            first, other = other, first  # "every H100 rung comes after the A100 ones"
+        kind = self.length_class(first.start)
+        self.add("family-block", (kind, family_of(first.term), family_of(other.term)),
+                 min(first.start, other.start), max(first.end, other.end),
+                 self.negated_before(min(first.start, other.start, self.s.start + block.start())),
+                 topic="family order")
 
     def read_after_that(self) -> None:
         """'A miss on the 1× rungs sends the request to RunPod. The SLURM lanes come
