@@ -426,7 +426,8 @@ class WidthReading(ReaderBase):
         the width named goes straight to the width after the verb, with none
         between."""
         m = _STRAIGHT_DROP.search(self.s.text)
-        if m is None or any(t.term[0] == "lane" or (t.term[0] == "backend" and t.term[1] != "gcp")
+        if m is None or any(t.term[0] == "lane" or (t.term[0] == "backend" and
+                                                      t.term[1] != self.facts.backends[0])
                             for t in self.terms):
             return  # "on SLURM it goes straight to 1 GPU": the lanes run at the minimum width
         at = self.s.start + m.end()
