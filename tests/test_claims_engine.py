@@ -2466,6 +2466,10 @@ STRUCTURED = [
      [1]),
     ("At one width the rungs go model by model: SPOT → FLEX_START → STANDARD for a short job, "
      "each on `a2-ultragpu-*` then `a3-highgpu-*` where offered.", []),
+    # DWS Calendar Mode is GCP's fixed-length reservation, not flex-start
+    ("| Model | Duration |\n| --- | --- |\n| DWS Flex Mode | Up to 7 days |\n"
+     "| DWS Calendar Mode | Fixed durations (e.g., 7 or 14 days) |", []),
+    ("| Model | Duration |\n| --- | --- |\n| DWS Flex Mode | Up to 14 days |", [3]),
 ]
 
 
