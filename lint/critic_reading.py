@@ -494,7 +494,6 @@ def _is_launch(span: str) -> bool:
     return packaged().head(words) is not None or bool(_SHELL_HEAD.fullmatch(words[0]))
 
 
-# what makes a case more than a launch at a width: its other conditions
 # "unreadable-launch does not fire", "… never fires here", "is not raised"
 _FIRES_AFTER = re.compile(r"[`*_]*\s+(?:(?:does|do|will|would)(?:\s+not|n['’]t)\s+|never\s+|"
                           r"(?:is|are)(?:\s+not|n['’]t)\s+|only\s+|also\s+|still\s+)?"
@@ -510,6 +509,7 @@ _PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+)
 _WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
                           r"even\s+)?(?:an?\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
                           r"(?:included|too|as\s+well)\b", re.I)
+# what makes a case more than a launch at a width: its other conditions
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)
 
