@@ -398,7 +398,7 @@ class Engine:
             reader.list_lead = list_lead
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
-            if unit.list_id and self._models_named[0] == unit.list_id:
+            if unit.list_id:  # the models an item before in the same list named
                 reader.models_before = self._models_named[1]
             sentence.props = reader.read()
             named = tuple(dict.fromkeys(t.term[1] for t in reader.terms if t.term[0] == "model"))

@@ -567,30 +567,47 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
                                     said, fires), negated, at, end, "critic verdict", fix)]
 
 
-def _launch_row(reader: Reader, raw: str) -> list[Prop]:
-    """'| eval | 4 | python eval.py --all-checkpoints | APPROVE |' under a header
-    with width, launch and verdict columns: that launch at that width."""
+# A number alone in a table cell, maybe in code or bold
+_CELL_NUMBER = re.compile(r"\s*[`*_]*(\d+(?:\.\d+)?)[`*_]*\s*$")
+# What a case table's header names each column (the first kind a name matches)
+_HOURS_COLUMN = re.compile(r"gpu[_ -]?hours?|gpu[- ]?h\b")
+_VERDICT_COLUMN = re.compile(r"verdict|expected|result|outcome")
+_CASE_COLUMNS = (("width", re.compile(r"\Awidth\Z")), ("hours", _HOURS_COLUMN),
+                 ("axis", re.compile(r"\baxis\b|\bshards?\b")), ("verdict", _VERDICT_COLUMN))
+_LAUNCH_COLUMNS = (("width", re.compile(r"\A(?:width|gpus|gpu\s+count)\Z")),
+                   ("launch", re.compile(r"\A(?:launch|command|cmd|launch\s+command)\Z")),
+                   ("hours", _HOURS_COLUMN), ("verdict", _VERDICT_COLUMN))
+
+
+def _row_columns(reader: Reader, raw: str, kinds: tuple[tuple[str, re.Pattern[str]], ...]
+                 ) -> tuple[list[str], dict[str, int]] | None:
+    """A table row's cells and, per kind of column its header names, the column
+    that holds it; None when the row does not fit the header."""
     names = [c.strip(" `*_").lower() for c in reader.table_header.strip().strip("|").split("|")]
     cells = raw.strip().strip("|").split("|")
     if len(cells) != len(names):
-        return []
+        return None
     column: dict[str, int] = {}
     for i, name in enumerate(names):
-        if re.fullmatch(r"width|gpus|gpu\s+count", name):
-            column["width"] = i
-        elif re.fullmatch(r"launch|command|cmd|launch\s+command", name):
-            column["launch"] = i
-        elif re.search(r"gpu[_ -]?hours?|gpu[- ]?h\b", name):
-            column["hours"] = i
-        elif re.search(r"verdict|expected|result|outcome", name):
-            column["verdict"] = i
+        kind = next((k for k, pattern in kinds if pattern.search(name)), None)
+        if kind is not None:
+            column[kind] = i
+    return cells, column
+
+
+def _launch_row(reader: Reader, raw: str) -> list[Prop]:
+    """'| eval | 4 | python eval.py --all-checkpoints | APPROVE |' under a header
+    with width, launch and verdict columns: that launch at that width."""
+    row = _row_columns(reader, raw, _LAUNCH_COLUMNS)
+    if row is None:
+        return []
+    cells, column = row
     if not {"width", "launch", "verdict"} <= column.keys():
         return []
     width = re.fullmatch(r"\s*[`*_]*(\d{1,2})[`*_]*\s*", cells[column["width"]])
     launch = cells[column["launch"]].strip().strip("`").strip()
     said = _CASE_VERDICT.search(cells[column["verdict"]])
-    hours = re.fullmatch(r"\s*[`*_]*(\d+(?:\.\d+)?)[`*_]*\s*", cells[column["hours"]]) \
-        if "hours" in column else None
+    hours = _CELL_NUMBER.match(cells[column["hours"]]) if "hours" in column else None
     if not (width and launch and said and _is_launch(launch)):
         return []
     offset = sum(len(c) + 1 for c in cells[:column["verdict"]]) + raw.find(cells[0])
@@ -615,26 +632,16 @@ def _case_line(raw: str) -> tuple[int, float, int, re.Match[str]] | None:
 
 
 def _case_cells(reader: Reader, raw: str) -> tuple[int, float, int, re.Match[str]] | None:
-    names = [c.strip(" `*_").lower() for c in reader.table_header.strip().strip("|").split("|")]
-    cells = raw.strip().strip("|").split("|")
-    if len(cells) != len(names):
+    row = _row_columns(reader, raw, _CASE_COLUMNS)
+    if row is None:
         return None
-    column = {}
-    for i, name in enumerate(names):
-        if re.fullmatch(r"width", name):
-            column["width"] = i
-        elif re.search(r"gpu[_ -]?hours?|gpu[- ]?h\b", name):
-            column["hours"] = i
-        elif re.search(r"\baxis\b|\bshards?\b", name):
-            column["axis"] = i
-        elif re.search(r"verdict|expected|result|outcome", name):
-            column["verdict"] = i
-    number = re.compile(r"\s*[`*_]*(\d+(?:\.\d+)?)[`*_]*\s*$")
+    cells, column = row
+    number = _CELL_NUMBER
     # "| gpu_hours (width 1, shardable axis of 8) | verdict |": the header fixes the
     # values no column holds
     fixed = {}
     header = reader.table_header
-    if "width" not in column and (m := re.search(r"\bwidth[\s:=-]*(\d{1,2})\b", header, re.I)):
+    if "width" not in column and (m := _CASE_WIDTH.search(header)):
         fixed["width"] = number.match(m.group(1))
     if "axis" not in column and (m := _CASE_AXIS.search(header)):
         fixed["axis"] = number.match(m.group(1) or m.group(2))
