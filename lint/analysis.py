@@ -281,6 +281,12 @@ class Engine:
                 _negate_dont_column(unit, unit_readings, table_header)
                 if unit_readings and not any(r.props for r in unit_readings):
                     unit_readings[0].props += self._lead_row(unit, table_header, lexicon)
+                setting = self._setting_row(unit, table_header, lexicon) if unit_readings \
+                    else []
+                if setting:  # the row says what its key is set to, and nothing else
+                    unit_readings[0].props[:] = setting
+                    for extra in unit_readings[1:]:
+                        extra.props.clear()
                 if unit_readings:
                     unit_readings[0].props += self._request_row(unit, table_header, lexicon)
             if unit.list_id and _PROHIBITING_LEAD.match(list_lead.get(unit.list_id, "")):
@@ -382,6 +388,7 @@ class Engine:
         entry = _GLOSSARY.match(unit.raw or "")
         term = entry["term"].strip("`") if entry else None
         self._last_request = None
+        job_intent: str | None = None  # the intent of a worked job a sentence stated
         if self._models_named[0] != unit.list_id or not unit.list_id:
             self._models_named = (unit.list_id, ())
         for start, end in reading.split_sentences(unit.text):
@@ -401,6 +408,16 @@ class Engine:
             if unit.list_id:  # the models an item before in the same list named
                 reader.models_before = self._models_named[1]
             sentence.props = reader.read()
+            intents = {t.value for t in sentence.tokens if t.kind == "intent"}
+            if job_intent and not intents and any(
+                    p.kind == "order" and p.args[0][0] == "width" for p in sentence.props):
+                # "eval-70b on 8 GPUs for 2 h." then "The router degrades 8 → 4 → 2 → 1":
+                # the chain is that job's, and its intent may stop it sooner
+                sentence.props += [p for p in self._with_intent(job_intent, sentence, lexicon,
+                                                                unit.heading)
+                                   if p.kind == "reach"]
+            if intents:
+                job_intent = intents.pop() if reader.request and len(intents) == 1 else None
             named = tuple(dict.fromkeys(t.term[1] for t in reader.terms if t.term[0] == "model"))
             if named:
                 self._models_named = (unit.list_id, named)
@@ -478,6 +495,17 @@ class Engine:
             not any(t.kind == "model" for t in sentence.tokens) and \
             bool(_PREDICATE_FIRST.match(sentence.text))
 
+    def _with_intent(self, intent: str, sentence: reading.Sentence, lexicon: Lexicon,
+                     heading: str) -> list[Prop]:
+        """The sentence read as said of `intent`, its spans kept on the sentence."""
+        body = sentence.text.lstrip()
+        prefix = f"{intent}: "
+        shift = sentence.start + len(sentence.text) - len(body) - len(prefix)
+        return [Prop(p.kind, p.args, p.negated, p.start + shift, p.end + shift, p.topic,
+                     tuple((a + shift, b + shift, r) for a, b, r in p.fix_spans))
+                for p in self._read_text(prefix + body, lexicon, heading)
+                if p.start >= len(prefix)]
+
     def _with_subject(self, term: str, sentence: reading.Sentence, unit: Unit,
                       lexicon: Lexicon) -> list[Prop]:
         """A definition's fragment read with its glossary term as subject
@@ -509,6 +537,29 @@ class Engine:
         text = f"Jobs {span} at that width lead with {cells[lead].strip()}."
         return _placed(self._read_text(text, lexicon, unit.heading), at,
                        at + len(cells[lead]))
+
+    def _setting_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
+        """'| setting | value |' over '| `flex_start_max_run_hours` | 336 |': the row
+        read as the setting line 'flex_start_max_run_hours : 336', its spans and
+        fixes put back on the row's cells."""
+        names = [c.strip().lower() for c in header.split(" | ")]
+        value = next((i for i, c in enumerate(names) if _VALUE_COLUMN.search(c)), None)
+        cells = unit.cells
+        if value is None or value == 0 or len(cells) != len(names) or not cells[0].strip():
+            return []
+        joint = len(cells[0]) + 3  # where the value starts in the line read
+        shift = _cell_start(unit, value) - joint
+
+        def back(offset: int) -> int:
+            return offset if offset < joint else offset + shift
+
+        def start(p: Prop) -> int:
+            # (a claim read from "hours : 3" is the value's: its column is the value cell's)
+            return back(p.start if p.end <= joint else max(p.start, joint))
+
+        return [Prop(p.kind, p.args, p.negated, start(p), back(p.end), p.topic,
+                     tuple((back(a), back(b), repl) for a, b, repl in p.fix_spans))
+                for p in self._read_text(f"{cells[0]} : {cells[value]}", lexicon, unit.heading)]
 
     def _request_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
         """'| requested | widths tried, in order |' over '| 4x | 8x, 4x, 2x, 1x |': the
@@ -1327,6 +1378,7 @@ _YES_NO = re.compile(r"(?P<yes>✅|✔️?|✓|yes|y|offered|allowed)|(?P<no>❌
                      re.I)
 # A paragraph that is only a title: a few words, no sentence or clause mark
 _TITLE_LEAD = re.compile(r"[*_\s]*[^\s.!?;:,][^.!?;:,]{0,58}[*_\s]*$")
+_VALUE_COLUMN = re.compile(r"^[*_`]*(?:values?|default|current(?:\s+value)?|today|set\s+to)[*_`]*$")
 _REQUEST_COLUMN = re.compile(r"\b(?:request(?:ed)?|asked?\s+for|width\s+asked)\b")
 _CHAIN_COLUMN = re.compile(r"\b(?:tried|tries|order|chain|walk|walks|walked|sequence|fallbacks?|"
                            r"ladder)\b")

@@ -269,11 +269,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                     r"\btoo\s+\w+\s+(?:to|for)\s+(?:\w+\s+)?$", reader.unit_text[gh.end:at], re.I))
             props.append(Prop("critic-threshold", (gh.value,), negated, gh.start, gh.end,
                               "widening threshold", (span,)))
-            if not negated and re.search(r"\bstrictly\s+(?:above|over|greater\s+than|more\s+than)"
-                                         r"\s*(?:\d|$)|\bonly\s+(?:strictly\s+)?above\s*$",
-                                         reader.unit_text[max(s.start, gh.start - 30):gh.end],
-                                         re.I):
-                # "fires only strictly above 1.0 GPU-hour": the amount itself is let through
+            if not negated and _STRICTLY_ABOVE.search(
+                    reader.unit_text[max(s.start, gh.start - 40):gh.end]):
+                # "fires only strictly above 1.0 GPU-hour", "only fires *above* 1.0
+                # GPU-hour", "has to be above 1": the amount itself is let through
                 props.append(Prop("narrow-at", (gh.value,), True, gh.start, gh.end,
                                   "widening threshold"))
     if rules and any(r.value == _narrow_rule(reader) for r in rules) and \
@@ -788,6 +787,14 @@ _EITHER_FAILS = re.compile(r"\b(?:either|any|one)\s+(?:of\s+the\s+)?(?:condition
                            re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10,
                  "sixteen": 16}
+# a threshold written as exclusive: the amount it names is let through
+_STRICTLY_ABOVE = re.compile(
+    r"(?:\bstrictly\s+(?:above|over|greater\s+than|more\s+than)|"
+    r"\bonly\s+(?:(?:fires?|flags?|bites?|triggers?|applies|kicks\s+in|counts?|when|once|if|"
+    r"phases?|jobs?|runs?|for|at|with|its|gpu_hours|gpu-hours)\s+){0,3}(?:strictly\s+)?"
+    r"(?:above|over|more\s+than|greater\s+than|exceed(?:s|ing)?)|"
+    r"\b(?:has|have|needs?)\s+to\s+(?:be|go|get)\s+(?:strictly\s+)?(?:above|over|past|beyond)|"
+    r"\bneeds?\s+(?:strictly\s+)?more\s+than)[\s*_`]*(?:the\s+)?(?:\d|$)", re.I)
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
 _N = r"(\d+|two|three|four|five|six|eight|ten|sixteen)\b"
 _AXIS = re.compile(rf"(?:axis|shards?)\D{{0,40}}?(?:at\s+least|>=|≥|of\s+size|size)\s*{_N}|"
@@ -812,7 +819,10 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
     out = []
     text = reader.unit_text[rule.end:s.end]
     if re.search(r"\b(?:fires?|applies|flags?|triggers?|REVISEs?|catches)\b", s.text, re.I):
-        widths = [t for t in terms(s) if t.term[0] == "width" and t.start > rule.end]
+        # ("REVISE (needlessly-narrow): 6.0 h → 0.8 h at width 8": a width past an
+        # arrow is where the phase would go, not where the rule fires)
+        widths = [t for t in terms(s) if t.term[0] == "width" and t.start > rule.end and
+                  not re.search(r"→|->|=>", reader.text(rule.end, t.start))]
         listed = widths[:1]
         for prev, t in itertools.pairwise(widths):
             # "fires at width 1 or 2": each width of the list

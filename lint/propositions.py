@@ -915,6 +915,8 @@ def _in_unit(value: float, unit: str) -> str:
         return f"{value:g}"
     if unit in ("days", "day-adjective") and value % 24 == 0:
         return f"{value / 24:g}-day" if unit == "day-adjective" else f"{value / 24:g} days"
+    if unit == "weeks" and value % 168 == 0:
+        return f"{value / 168:g} week{'' if value == 168 else 's'}"
     return f"{value:g} h"
 
 

@@ -1792,6 +1792,12 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # the reason after a colon says whether a rule fires, not the rule's verdict
     ("A width-1 phase whose launch is just `bash run.sh` is APPROVEd: at width 1 nothing can "
      "idle, so unreadable-launch does not fire.", False),
+    # "only fires above 1.0 GPU-hour" lets 1.0 through
+    ("needlessly-narrow only fires above 1.0 GPU-hour.", True),
+    ("needlessly-narrow fires at 1.0 GPU-hour or more.", False),
+    # a width past an arrow is where the phase would go
+    ("Width 1, shardable axis of 8:\n- `gpu_hours: 6` → REVISE (needlessly-narrow): 6.0 h → "
+     "0.8 h at width 8.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2470,6 +2476,44 @@ STRUCTURED = [
     ("| Model | Duration |\n| --- | --- |\n| DWS Flex Mode | Up to 7 days |\n"
      "| DWS Calendar Mode | Fixed durations (e.g., 7 or 14 days) |", []),
     ("| Model | Duration |\n| --- | --- |\n| DWS Flex Mode | Up to 14 days |", [3]),
+    # a settings table: each row is its key set to its value
+    ("| setting | value |\n| --- | --- |\n| `short_threshold_hours` | 4 |\n"
+     "| `flex_start_max_run_hours` | 336 (two weeks) |", [4]),
+    ("| setting | value |\n| --- | --- |\n| `short_threshold_hours` | 4 |\n"
+     "| `flex_start_max_run_hours` | 168 (one week) |", []),
+    # a worked job, then where it degrades to: the length there is computed
+    ("Example: lora-7b asks for 4 GPUs for 10 h. If the 4× rungs miss and it degrades to 2 "
+     "GPUs, it still runs 10 h there.", [1]),
+    ("Example: lora-7b asks for 4 GPUs for 10 h. If the 4× rungs miss and it degrades to 2 "
+     "GPUs, it runs 20 h there.", []),
+    # "…, so at width 1 it …": the job of the sentence before, at that width
+    ("You asked for 2 GPUs for 2 h, so at 1 GPU the job runs 4 h. The threshold is "
+     "inclusive, so at width 1 it still counts as short.", [1]),
+    ("You asked for 2 GPUs for 2 h, so at 1 GPU the job runs 4 h. That is the line itself, "
+     "so at width 1 it counts as long.", []),
+    # a worked job's intent stops the chain the next sentence walks
+    ("Worked example: eval-70b on 8 GPUs for 2 h. The router degrades 8 → 4 → 2 → 1.", [1]),
+    ("Worked example: eval-70b on 8 GPUs for 2 h. The router degrades 8 → 4 → 2.", []),
+    # "if GCP has nothing …, RunPod right away": GCP straight to RunPod
+    ("TL;DR: if GCP has nothing at the width you asked for, the router rents a RunPod pod "
+     "right away.", [1]),
+    ("TL;DR: if the campus cluster has nothing either, the router rents a RunPod pod.", []),
+    # fractional multipliers are playback speeds, not widths
+    ("Most people watch the recording at 1.5x, then 2x.\nScrubbing at 4x → 8x hides the "
+     "captions in the ladder demo.", []),
+    # "bumps you up a width": a miss never widens
+    ("When the 2× pool is dry but a 4× box is free, the router bumps you up a width.", [1]),
+    # a length measured against the cap is not the cap
+    ("8 GPUs × 24 h = 192 GPU-hours. At 2 GPUs that is 96 h, under the 168 h (one week) cap."
+     "\nAt 1 GPU it is 192 h, over the cap, so width 1 has no flex-start rung: just "
+     "on-demand A100, then spot.", []),
+    ("8 GPUs × 24 h = 192 GPU-hours. At 2 GPUs that is 96 h, under the 336 h (two week) "
+     "cap, so flex-start is still offered at 2×.", [1]),
+    # a miss of the model the sentence before led with goes on in that class
+    ("Long jobs lead with DWS flex-start.\nIf flex-start has nothing, the router tries spot "
+     "next and only then on-demand.", [2]),
+    ("Long jobs lead with DWS flex-start.\nIf flex-start has nothing, the router tries "
+     "on-demand next and only then spot.", []),
 ]
 
 

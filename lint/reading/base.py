@@ -26,8 +26,13 @@ _MISS_CONDITION = re.compile(r"\s+(?:\w+\s+){0,2}?(?:get|find|obtain|secure|land
 # "without it, …", "without `--allow-8x` the ladder …": a condition, not a negation
 _WITHOUT_CONDITION = re.compile(r"\s+(?:(?:it|that|this|them|one)\b\s*,?|[`'\"]?--?[a-z][\w-]*)",
                                 re.I)
+# (a miss of what the sentence before named goes on from it: "If flex-start has
+# nothing, the router tries spot next")
 _CONTINUES = re.compile(r"\W*(?:after\s+(?:that|this|it)|then|next|failing\s+that|"
-                        r"if\s+(?:that|it)\s+(?:misses|fails)|otherwise)\b", re.I)
+                        r"(?:if|when|once)\s+(?:that|it|(?:the\s+)?[\w-]+(?:\s+rungs?)?)\s+"
+                        r"(?:misses|fails|has\s+nothing|has\s+no\s+capacity|is\s+(?:full|dry|out|"
+                        r"unavailable|sold\s+out|exhausted)|comes\s+up\s+(?:empty|dry))|"
+                        r"otherwise)\b", re.I)
 
 
 # A dash between spaces (or a line break) joins two clauses

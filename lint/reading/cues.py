@@ -36,7 +36,7 @@ DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b
 # a config key read as words ("short_threshold_hours: 4"); not an environment
 # variable ("CUDA_VISIBLE_DEVICES=0,1"), which is all capitals
 KEY_WORDS = re.compile(r"^\W{0,4}(?!(?-i:[A-Z0-9_]+)\b)[a-z0-9]+(?:_[a-z0-9]+)+"
-                       r"(?=`?\s*(?:[:=]|is\b|are\b|(?:was\s+|has\s+been\s+)?(?:raised|lowered|"
+                       r"(?=`?\s*(?:[:=|]|is\b|are\b|(?:was\s+|has\s+been\s+)?(?:raised|lowered|"
                        r"bumped|increased|decreased|changed|moved|set|cut|dropped)\b))", re.I)
 # A value changed to another ("raised from four hours to twelve"): one list for
 # the readers that take the new value as today's

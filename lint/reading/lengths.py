@@ -119,6 +119,15 @@ _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
 _FOLLOW_UP = re.compile(r"\W*(?:(?:and|but|so|then)\s+)?(?:that(?:['’]s|\s+is|\s+makes|\s+puts)|"
                         r"this\s+(?:is|makes)|it(?:['’]s|\s+is|\s+runs|\s+leads|\s+gets|\s+stays)|"
                         r"at\s+that\s+(?:length|width|point)|there\b)", re.I)
+# the width a job the sentence before stated ends up at: "if it degrades to 2 GPUs"
+_DEGRADES_TO = re.compile(r"\b(?:degrades?|degraded|drops?|dropped|falls?\s+back|fell\s+back|"
+                          r"steps?\s+down|stepped\s+down|comes?\s+down|lands?|landed|ends?\s+up|"
+                          r"goes\s+down|went\s+down)\s+(?:down\s+)?(?:to|at|on)\s+(?:an?\s+|the\s+)?"
+                          r"[`*_]*$", re.I)
+# a clause about the job at one width: "…, so at width 1 it still counts as short"
+_CLAUSE_AT = re.compile(r"(?:^|[,;:—–]\s*(?:(?:so|and|but|then|which\s+means|meaning)\s+)?)"
+                        r"(?:at|on)\s+(?:an?\s+|the\s+)?[`*_]*$", re.I)
+_ITS_JOB = re.compile(r"[`*_]*\s*,?\s*(?:it|the\s+(?:job|run|phase)|that|this)\b", re.I)
 # "The cap is fourteen days" after a sentence about FLEX_START's maximum
 _THE_CAP = re.compile(r"^\W*(?:the|that|this|its|their)\s+(?P<cap>cap|limit|maximum|ceiling|"
                       r"max(?:imum)?\s+run(?:\s+duration)?)\s+(?:is|sits\s+at|of)\b", re.I)
@@ -148,8 +157,16 @@ _THERE = re.compile(r"[`*_]*\s+(?:(?:leads?|goes|comes|is|are|runs?)\s+)?(?:firs
 # a limit a length is compared with: "fits 168 h", "the 168 h flex-start limit"
 _FITS_BEFORE = re.compile(r"\b(?:fits?|fitting)\s+(?:in\s+|into\s+|within\s+|under\s+)?"
                           r"(?:the\s+)?$", re.I)
-_LIMIT_AFTER = re.compile(r"[\s`*_]*(?:\([^)]*\)\s*)?(?:flex[\w-]*\s+)?(?:limit|max(?:imum)?|cap|"
-                          r"ceiling|threshold|cut-?off)\b", re.I)
+# a length then how it compares with the limit: "192 h, over the cap", "96 h, well
+# under the limit"
+_AGAINST_THE_CAP = re.compile(r"[\s,;:(—–-]*(?:which\s+is\s+|that(?:['’]s|\s+is)\s+|so\s+)?"
+                              r"(?:well\s+|just\s+|comfortably\s+|safely\s+)?"
+                              r"(?:over|above|past|beyond|under|below|within|inside|outside|"
+                              r"exceed\w*)\s+(?:the|its|that|this|our)\s+(?:[\w-]+\s+)?"
+                              r"(?:max\w*|limit|cap|ceiling)\b", re.I)
+# (a length restated in brackets names it too: "the 168 h (one week) cap")
+_LIMIT_AFTER = re.compile(r"[\s`*_]*\)?[\s`*_]*(?:\([^)]*\)\s*)?(?:flex[\w-]*\s+)?"
+                          r"(?:limit|max(?:imum)?|cap|ceiling|threshold|cut-?off)\b", re.I)
 # between a worked job and its class word: "4 h at 4×, which is long", "four hours
 # — that's long", "6 h at 1× and is long"
 # "short at 4× but not at 2×": a class, its width, and the width it is denied at
@@ -541,6 +558,8 @@ class LengthReading(ReaderBase):
         text = self.unit_text[d.start:d.end].lower()
         if re.fullmatch(r"\S+\s*-\s*day", text):
             return "day-adjective"  # "a 3-day limit"
+        if re.search(r"week|\bwk", text):
+            return "weeks"  # "(two weeks)" is mended as "(1 week)"
         return "days" if re.search(r"day|\bd\b", text) else "h"
 
     def _comparator(self, d: Token) -> tuple[str, bool] | None:
@@ -858,9 +877,14 @@ class LengthReading(ReaderBase):
         # "1 GPU: 16 h"
         keyed = bool(widths) and not self.text(self.s.start, widths[0].start).strip(" `*_") \
             and re.match(r"[`*_]*\s*[:—–=-]", self.unit_text[widths[0].end:])
-        if not follow_up and not keyed and not re.match(
+        degraded = any(_DEGRADES_TO.search(self.text(self.s.start, w.start)) or (
+            _CLAUSE_AT.search(self.text(self.s.start, w.start)) and
+            _ITS_JOB.match(self.unit_text, w.end)) for w in widths)
+        if not follow_up and not keyed and not degraded and not re.match(
                 r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
-            return False  # "at 2× (4 h) short", or an item "2×: 2 h, short, SPOT lead"
+            # "at 2× (4 h) short", an item "2×: 2 h, short, SPOT lead", "if it
+            # degrades to 2 GPUs, it runs 20 h there", "…, so at width 1 it is short"
+            return False
         hours, width0 = self.carried
         if follow_up and len(self.kinds("width")) > 1 and not re.match(
                 r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
@@ -1034,6 +1058,8 @@ class LengthReading(ReaderBase):
             # up to the next duration: "240 h, past the 168 h maximum" puts the cue on 168 h
             following = [t.start for t in durations if t.start >= d.end]
             after = self.unit_text[d.end:min(self.s.end, d.end + 20, *following)].lower()
+            if _AGAINST_THE_CAP.match(after):
+                continue  # "it is 192 h, over the cap": a length measured against it
             near_after = re.search(r"max|limit|cap|ceiling|run\s+duration|at\s+most", after)
             cue = list(re.finditer(r"max|limit|cap|fits?|run\s+duration|up\s+to|beyond|tops?\s+out|"
                                    r"\blives?\s+(?:for\s+)?|\blasts?\s+(?:for\s+)?|lifetime|"

@@ -74,6 +74,10 @@ _NEXT_IS = re.compile(r"\bnext\s+(?:try|step|stop|rung|attempt|width|choice)\s+(
                       re.I)
 _MISS_WORDS = re.compile(r"\bno\b|\bnot\s+(?:free|available)|\bfull\b|\bmiss|\bsold\s+out|"
                          r"\bout\s+of\s+capacity|\bunavailable\b", re.I)
+# multipliers of something played: a fractional one ("1.5x") is never a GPU width
+_PLAYBACK = re.compile(r"(?<![\w.])\d+\.\d+\s*[x×](?!\w)|\b(?:playback|scrub(?:bing|s)?|"
+                       r"video|recording|watch(?:es|ing)?\s+(?:it|them|this|that|the\s+\w+)\s+at)\b",
+                       re.I)
 # a chain of multipliers the sentence says is something else than GPU widths
 _NOT_WIDTHS = re.compile(r"[^.;:]{0,30}?\b(?:is|are|was|were)\s+(?:the\s+|a\s+|our\s+)?"
                          r"(?:[\w-]+\s+){0,3}?(?:multipliers?|factors?|batch[- ]sizes?|"
@@ -197,6 +201,10 @@ class OrderReading(ReaderBase):
             # "speed 1x -> 2x -> 4x" under a routing heading is still a video player;
             # "eight GPUs, then six GPUs" is about GPUs whatever the sentence says
             return
+        if all(t.term[0] == "width" for t in run) and _PLAYBACK.search(self.unit_text) and \
+                not any(re.search(r"gpu|box|node|machine|\dg\b", self.text(t.start, t.end), re.I)
+                        for t in run):
+            return  # "watch it at 1.5x, then 2x … Scrubbing at 4x → 8x": playback speeds
         if sum(t.term[0] == "width" for t in run) >= 2 and _NOT_WIDTHS.match(
                 self.unit_text, run[-1].end, self.s.end):
             return  # "the 4x → 2x → 1x column is the batch-size multiplier we swept"
@@ -419,9 +427,12 @@ class OrderReading(ReaderBase):
                              topic="order")
 
     _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable|"
-                  r"sold\s+out|gone|taken)|"
+                  r"sold\s+out|gone|taken|saturated|at\s+capacity|stocked\s+out)|"
                   r"(?:is|are)(?:\s+not|n[’']t)\s+(?:there|available|free|in\s+stock)|"
-                  r"(?:has|have)\s+no\s+(?:capacity|room|gpus|pods|slots|machines)|"
+                  r"(?:has|have)\s+no\s+(?:\w+\s+)?(?:capacity|room|gpus|pods|slots|machines)|"
+                  r"(?:has|have)\s+nothing|comes?\s+up\s+(?:empty|dry)|"
+                  r"(?:doesn['’]t|does\s+not|don['’]t|do\s+not)\s+have\s+(?:\w+\s+)?(?:capacity|"
+                  r"room|gpus|machines)|"
                   r"(?:fails?|runs?\s+out|ran\s+out)|(?:is|are)\s+out\s+of\s+capacity|stock\s*out|"
                   r"(?:has|have)\s+(?:declined|refused|rejected)|declines?|times?\s+out|"
                   r"timed\s+out")
@@ -440,7 +451,9 @@ class OrderReading(ReaderBase):
             return
         # "For `lora-7b`, once the 2× rungs miss the router moves on to …": a scope
         # may open the sentence, and the main clause may follow without a comma
-        lead = re.match(rf"\W*(?:for\s+[^,;:]{{1,40}},\s*)?(?:if|when|whenever|once|after|"
+        # ("TL;DR: if GCP has nothing, …": a short label may open it)
+        lead = re.match(rf"\W*(?:[A-Za-z][\w;.'’ -]{{0,23}}:\s+)?(?:for\s+[^,;:]{{1,40}},\s*)?"
+                        rf"(?:if|when|whenever|once|after|"
                         rf"as\s+soon\s+as)\b([^,;:]*?)\b(?:{self._EXHAUSTED})\b(?:[^,;:]*[,;:]|"
                         rf"(?=\s+(?:the\s+(?:router|dispatch\w*|walk|request|job)|it|we|"
                         rf"dispatch)\s+(?:moves?|goes|go|falls?|drops?|jumps?|heads?|"

@@ -7,7 +7,7 @@ import itertools
 import re
 
 from lint.reading.base import ReaderBase
-from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE
+from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE, STRONG_THEN
 from lint.reading.sentence import TermTok, family_of
 
 # "the same three", "the same models", "the same set": what the item before listed
@@ -164,6 +164,12 @@ class ProvisioningReading(ReaderBase):
             # ("only one of them is on-demand" counts rungs; it makes no model the only one)
             only = re.search(r"(?:(?<![\w])only|\bjust)\b(?!\s+(?:one|a\s+single|two)\b)|"
                              r"\bexclusively\b|\bsolely\b", seg_text, re.I)
+            # (a rung names its model: "on-demand A100" is STANDARD on a100-80gb)
+            members = sorted([*seg_models, *([fam_tok] if fam_tok.term[0] == "rung" and
+                                             fam_tok.term[1][2] else [])], key=lambda t: t.start)
+            if only and any(STRONG_THEN.search(self.text(a.end, b.start))
+                            for a, b in itertools.pairwise(members)):
+                continue  # "just on-demand A100, then spot": the rungs in turn, not a set
             if not names and (coordinated or re.search(
                     r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b|\btoo\b|\balso\b|as\s+well",
                     seg_text, re.I)):

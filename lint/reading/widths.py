@@ -358,6 +358,8 @@ class WidthReading(ReaderBase):
                       # "the router looks one size up, at a 4-GPU machine", "sizes up"
                       r"\b(?:looks?|goes|tries|moves?|steps?)\s+(?:one\s+|a\s+)?(?:size|step|"
                       r"notch)\s+up\b|\bsizes?\s+up\b|\bupsiz\w*|"
+                      # "the router bumps you up a width", "goes up one size"
+                      r"\bup\s+(?:a|one)\s+(?:width|size|notch|gpu\s+count)\b|"
                       # "may also try a wider shape than you asked for"
                       r"\b(?:tries?|try|picks?|uses?|lands?\s+on|gives?\s+you)\s+(?:a\s+)?"
                       r"(?:wider|bigger|larger)\s+(?:shape|machine|box|width|rung|vm)s?\s+than\b|"
