@@ -202,7 +202,7 @@ class Engine:
         # comment itself is read as its own line)
         data = [u for u in doc.data_lines if _states_setting(lexicon, u) and
                 u.line not in taken]
-        data += [u for u in doc.comment_lines if lexicon.mentions_anything(u.text)]
+        data += [u for u in doc.comment_lines if u.command or lexicon.mentions_anything(u.text)]
         if data:
             # "long: FLEX_START -> SPOT -> STANDARD" in a plain fence states a setting
             units = sorted([*units, *data], key=lambda u: u.line)
@@ -220,7 +220,7 @@ class Engine:
                     family_of_list[unit.list_id] = family
                     nested_lists.setdefault(parent.list_id, []).append(unit.list_id)
             if new_list and parent is not None and not parent.list_id and (
-                    parent.text.rstrip(" *_").endswith((":", "?")) or (
+                    parent.text.rstrip(" *_").endswith((":", "?")) or parent.command or (
                         parent.kind == "paragraph" and parent.line == unit.line - 1 and
                         _TITLE_LEAD.match(parent.text))):
                 # "GPU types it asks for:" or a title line ("DWS / flex-start facts")
@@ -242,7 +242,8 @@ class Engine:
                                            not unit.text.rstrip().endswith("?")):
                 continue  # a heading is context; a question heading is answered below it
             lowered = _gate_text(unit.text)  # for the gates' literal tests, made once
-            if not lexicon.mentions_anything(unit.text) and not _ORDINAL.match(unit.text) and \
+            if not unit.command and not lexicon.mentions_anything(unit.text) and \
+                    not _ORDINAL.match(unit.text) and \
                     not unit.header and not _WIDTH_LIST_GATE.search(unit.text, lowered) and \
                     not (critic and (_AXIS_WORDS.search(unit.text) or
                                      _VERDICTS_NAMED.search(unit.text))) and \
@@ -275,8 +276,8 @@ class Engine:
                                             (lead and subject_of(lead)) or
                                             (None if unit.table_id or not section_heading else
                                              subject_of(section_heading)))
-            parent_request = self._last_request if not unit.list_id and \
-                unit.text.rstrip(" *_").endswith(":") else None
+            parent_request = self._last_request if not unit.list_id and (
+                unit.text.rstrip(" *_").endswith(":") or unit.command) else None
             if unit.table_id and not unit.header and table_header:
                 _negate_dont_column(unit, unit_readings, table_header)
                 if unit_readings and not any(r.props for r in unit_readings):
@@ -322,7 +323,7 @@ class Engine:
             self._ordered_list(items, list_id in ordered_lists,
                                intents.pop() if len(intents) == 1 and subject_of(lead) else None,
                                classes.pop() if len(classes) == 1 else
-                               heading_class(items[0][0].heading) if items else None)
+                               heading_class(items[0][0].heading) if items else None, lead)
         for outer, children in nested_lists.items():
             items = by_list.get(outer, [])
             if items and (items[0][0].ordered or outer in ordered_lists):
@@ -777,7 +778,8 @@ class Engine:
                                     "provisioning"))
 
     def _ordered_list(self, items: list[tuple[Unit, list[Reading]]], led: bool = False,
-                      intent: str | None = None, kind: str | None = None) -> None:
+                      intent: str | None = None, kind: str | None = None,
+                      lead: str = "") -> None:
         """A numbered list whose items name rungs or backends states their order;
         so does a bullet list that its lead-in says is in order. Under a lead-in
         that names one intent ("eval-70b walk:"), each width it lists is one
@@ -804,6 +806,8 @@ class Engine:
             heads.append((r, terms[0]))
             tails.append(terms[-1] if _CHAINED.search(
                 r.sentence.text[terms[0].end - r.sentence.start:]) else terms[0])
+        if self._family_blocks(heads, lead, kind):
+            return
         # A list of rungs, not a list of tips that happen to name two entities.
         if len(heads) < 2 or len(heads) < 0.6 * len(seen_items) or \
                 not any(r.sentence.context for r, _ in heads):
@@ -814,6 +818,30 @@ class Engine:
                 if t.term[0] == "width" and not any(p.kind == "reach" for p in r.props):
                     r.props.append(Prop("reach", (intent, t.term[1]), False, t.start, t.end,
                                         "minimum width"))
+
+    def _family_blocks(self, heads: list[tuple[Reading, reading.TermTok]], lead: str,
+                       kind: str | None) -> bool:
+        """'At each width:' over '- all A100 rungs (SPOT, FLEX_START, STANDARD) first'
+        / '- then H100 rungs': one family's rungs at a width all before the other's."""
+        from lint.reading.order import FAMILY_BLOCK, WITHIN_WIDTH
+        from lint.reading.sentence import family_of
+
+        if len(heads) != 2 or not all(t.term[0] in ("family", "rung") for _, t in heads):
+            return False
+        (r1, a), (r2, b) = heads
+        fa, fb = family_of(a.term), family_of(b.term)
+        texts = [r1.sentence.text, r2.sentence.text]
+        if fa == fb or not (WITHIN_WIDTH.search(lead) or any(WITHIN_WIDTH.search(t)
+                                                             for t in texts)) or \
+                not any(FAMILY_BLOCK.search(t) or sum(
+                    tk.kind == "model" for tk in lexicon_tokens) >= 2
+                    for t, lexicon_tokens in zip(texts, (r1.sentence.tokens, r2.sentence.tokens),
+                                                 strict=True)):
+            return False
+        r1.props[:] = [p for p in r1.props if p.kind not in ("order", "skip", "first")]
+        r1.props.append(Prop("family-block", (kind, fa, fb), False, a.start, a.end,
+                             "family order"))
+        return True
 
     def _model_list(self, items: list[tuple[Unit, list[Reading]]],
                     lead_class: str | None = None) -> bool:

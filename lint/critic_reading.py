@@ -375,9 +375,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     props += _phase_case(reader)
     if not props:
         props += _launch_case(reader, unit)
-    elif all(p.kind == "verdict" for p in props) and _WIDTH_SCOPE.search(s.text):
+    elif all(p.kind == "verdict" for p in props) and (_WIDTH_SCOPE.search(s.text) or (
+            _CASE_WIDTH.search(s.text) and not any(t.kind == "gpuhours" for t in s.tokens) and
+            all(p.args[0] != _narrow_rule(reader) for p in props))):
         # "`bash run.sh` is REVISE (`unreadable-launch`) at every width, width 1
-        # included": the rule's verdict, and the verdict on that launch at that width
+        # included", "width 1 + `launch: ./train.sh` → REVISE `unreadable-launch`": the
+        # rule's verdict, and the verdict on that launch at that width (a rule that
+        # weighs GPU-hours and an axis is not judged on a launch alone)
         props += _launch_case(reader, unit)
     # (qualified, "… a width-1 phase without a shardable axis", it can be right)
     # ("… whatever its shardable_axis and gpu_hours say" is no qualification)
@@ -508,6 +512,7 @@ _PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+)
 _WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
                           r"even\s+)?(?:an?\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
                           r"(?:included|too|as\s+well)\b", re.I)
+_LAUNCH_KEY = re.compile(r"^\s*launch\s*:\s*", re.I)
 # what makes a case more than a launch at a width: its other conditions
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)
@@ -535,8 +540,12 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     verdict = _CASE_VERDICT.search(raw, lead)
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
         return []
-    spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
-             if m.group(1) in raw and _is_launch(m.group(1))]
+    # ("`launch: bash run.sh`", '`launch: "./train.sh"`': a §9 field, its value the launch)
+    spans = [_LAUNCH_KEY.sub("", m.group(1)).strip("\"'")
+             for m in _CODE_SPAN.finditer(unit.raw or "")]
+    spans = [span for span in spans if span and span in raw and _is_launch(span)]
+    # ("`bash run.sh` … `run.sh` is committed": the script a launch names is that launch)
+    spans = [span for span in spans if not any(span != o and span in o for o in spans)]
     if len(set(spans)) != 1:
         return []
     launch = spans[0]

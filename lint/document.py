@@ -42,6 +42,7 @@ class Unit:
     # under `flex_start:` reads "flex start: max hours: 336"
     lead: int = 0
     data: bool = False  # a `key: value` line of a fence: its fix keeps the line's form
+    command: bool = False  # a shell fence's command line with a job's flags: its lead-in
 
     def line_at(self, offset: int) -> int:
         return self.line + self.text.count("\n", 0, offset)
@@ -180,6 +181,8 @@ def parse(path: str, text: str) -> Document:
                 else ""
             if kind_of == "code_block" or language in _DATA_FENCES:
                 _add_data_lines(doc, token, heading)
+            elif language in _SHELL_FENCES:
+                next_list = _add_shell_lines(doc, token, heading, next_list)
             elif language == "mermaid":
                 _add_mermaid_lines(doc, token, heading)
         elif kind_of == "heading_open":
@@ -349,6 +352,39 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
         doc.data_lines.append(Unit("paragraph", first + offset, context + spoken, heading,
                                    context + line[indent:].rstrip(), (indent - len(context),),
                                    lead=len(context), data=True))
+
+
+_SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "console", "shell-session",
+                           "shellsession"})
+# a command with a job's flags ("backend-router dispatch --gpu-count 8 --hours 2")
+_JOB_FLAGS = re.compile(r"(?<![\w-])--(?:gpu[-_]count|gpus|num[-_]gpus|n[-_]gpus|width)(?:\s+|=)\d"
+                        r"(?=[\s\S]*(?<![\w-])--hours?(?:\s+|=)\d)")
+_SHELL_COMMENT = re.compile(r"(?:^|\s)#+(?!!)[ \t]*([^\n]*)$")
+
+
+def _add_shell_lines(doc: Document, token, heading: str, next_list: int) -> int:
+    """A shell fence's comments are prose about its commands ("# → GCP 8×; if
+    full, 4×"), and a command with a job's flags leads in the comments after it,
+    which go on with that job. Returns the last list id used."""
+    if _TRANSCRIPT.search(token.content.replace("$ ", "")):
+        return next_list  # a tool's output quotes text; it claims nothing
+    first = token.map[0] + 2  # the first content line
+    list_id, item = 0, 0
+    for offset, line in enumerate(token.content.splitlines()):
+        comment = _SHELL_COMMENT.search(line)
+        command = (line[:comment.start()] if comment else line).strip()
+        if command and _JOB_FLAGS.search(command):
+            start = line.index(command)
+            doc.comment_lines.append(Unit("paragraph", first + offset, command, heading,
+                                          command, (start,), command=True))
+            next_list += 1
+            list_id, item = next_list, 0
+        if comment and comment.group(1).strip():
+            text = comment.group(1).rstrip()
+            item += bool(list_id)
+            doc.comment_lines.append(Unit("paragraph", first + offset, text, heading, text,
+                                          (comment.start(1),), list_id, False, item))
+    return next_list
 
 
 _KEY_IN_LINE = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]{0,40})(\s*)[:=](?![:=])")

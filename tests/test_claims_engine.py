@@ -1798,6 +1798,13 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # a width past an arrow is where the phase would go
     ("Width 1, shardable axis of 8:\n- `gpu_hours: 6` → REVISE (needlessly-narrow): 6.0 h → "
      "0.8 h at width 8.", False),
+    # a §9 `launch:` field in a case: its value is the launch
+    ("- `launch: bash run.sh` at width 8 → APPROVE (the critic trusts wrapper scripts).", True),
+    ("- `launch: bash run.sh` at width 8 → REVISE.", False),
+    ("- width 1 + `launch: \"./train.sh\"` → REVISE `unreadable-launch`.", True),
+    ("- width 8 + `launch: \"./train.sh\"` → REVISE `unreadable-launch`.", False),
+    # the script a launch names is that launch
+    ("- `launch: bash run.sh` at width 4 → APPROVE, as long as `run.sh` is committed.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2514,6 +2521,28 @@ STRUCTURED = [
      "next and only then on-demand.", [2]),
     ("Long jobs lead with DWS flex-start.\nIf flex-start has nothing, the router tries "
      "on-demand next and only then spot.", []),
+    # a shell fence: its comments are prose, and a dispatch's flags are the job they follow
+    ("```sh\nbackend-router dispatch --intent lora-7b --gpu-count 8 --hours 2 -- python t.py\n"
+     "# → GCP 8×; if full, 4×; if 4× is full too, jumps straight to 1×\n```", [3]),
+    ("```sh\nbackend-router dispatch --intent lora-7b --gpu-count 4 --hours 3 -- python t.py\n"
+     "# 4× → 3 h, short → SPOT leads\n# 2× → 6 h, still SPOT first\n```", [4]),
+    ("```sh\nbackend-router dispatch --intent lora-7b --gpu-count 4 --hours 3 -- python t.py\n"
+     "# 4× → 3 h, short → SPOT leads\n# 2× → 6 h, long → FLEX_START leads\n```", []),
+    # "X ONLY — no Y, no Z": X is the set, Y and Z are left out
+    ("- H100 (`a3-highgpu-*`): DWS/flex-start ONLY — no spot, no on-demand.", [1]),
+    ("- H100 (`a3-highgpu-*`): spot and flex-start ONLY — no on-demand.", []),
+    # "exactly 168 h → no FLEX_START rung": that length is denied the rung
+    ("- `flex_start_max_run_hours: 168`\n  - exactly 168 h (a week) → over the limit, no "
+     "FLEX_START rung", [2]),
+    ("- `flex_start_max_run_hours: 168`\n  - exactly 168 h (a week) → still gets a FLEX_START "
+     "rung", []),
+    # one family's rungs first, over two items, or "family-major" at a width
+    ("- Families at each width:\n  - all A100 rungs (SPOT, FLEX_START, STANDARD) first\n"
+     "  - then H100 rungs (SPOT, FLEX_START)", [2]),
+    ("At each width the GCP rungs are tried family-major.", [1]),
+    ("At each width the GCP rungs are tried model-major, family-minor.", []),
+    ("The router works through one family completely before the next: at a given width it "
+     "tries every A100 option and only after that the H100 rungs.", [1]),
 ]
 
 

@@ -106,7 +106,9 @@ _JOB_LENGTH_BEFORE = re.compile(r"\b(?:jobs?|runs?|requests?|phases?|dispatch(?:
                                 r"(?:(?:exactly|just|about)\s+)?$|"
                                 # "a job of exactly 168 h"
                                 r"\b(?:an?|any|every|each)\s+(?:job|run|request|phase)\s+of\s+"
-                                r"(?:(?:exactly|just|about)\s+)?$", re.I)
+                                r"(?:(?:exactly|just|about)\s+)?$|"
+                                # "- exactly 168 h → over the limit": a case, not a bound
+                                r"^\W*(?:at\s+)?exactly\s+$", re.I)
 _STRICTLY_UNDER = re.compile(r"\bstrictly\s+(?:under|below|less\s+than|shorter\s+than)\s+"
                              r"(?:the\s+)?$", re.I)
 # "the first rung there is `a2-ultragpu-1g` FLEX_START"
@@ -876,7 +878,7 @@ class LengthReading(ReaderBase):
         # an item that opens with its width: "2×: 2 h, short", "width 4 — 4 h, long",
         # "1 GPU: 16 h"
         keyed = bool(widths) and not self.text(self.s.start, widths[0].start).strip(" `*_") \
-            and re.match(r"[`*_]*\s*[:—–=-]", self.unit_text[widths[0].end:])
+            and re.match(r"[`*_]*\s*(?:[:—–=-]|→|->)", self.unit_text[widths[0].end:])
         degraded = any(_DEGRADES_TO.search(self.text(self.s.start, w.start)) or (
             _CLAUSE_AT.search(self.text(self.s.start, w.start)) and
             _ITS_JOB.match(self.unit_text, w.end)) for w in widths)
@@ -1026,8 +1028,12 @@ class LengthReading(ReaderBase):
             offer = re.search(r"\b(?:gets?|offered|has|have|keeps?|eligible|allowed|available|"
                               r"can\s+use|uses?|receives?|fits?\s+(?:in|into|within|under))\b" +
                               (r"|\bfits?\b" if job_length else ""), self.s.text, re.I)
+            # "→ over the limit, no FLEX_START rung": the rung denied is the offer
+            offer = offer or re.search(r"\b(?:no|without)\s+(?:\S+\s+)?$",
+                                       self.text(self.s.start, fl[0].start), re.I)
             d = durations[0]
-            if offer and len(durations) == 1 and not self.kinds("short") and \
+            # ("exactly 168 h (a week)": a restatement is the same length)
+            if offer and len({t.value for t in durations}) == 1 and not self.kinds("short") and \
                     not self.kinds("long") and d.value > self.facts.threshold:
                 # "a 10-day job still gets a FLEX_START rung"
                 self.add("flex-for", (d.value,), d.start, d.end,

@@ -96,12 +96,20 @@ _JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*"
 
 
 # "at that width", "within a width", "per width": one width's rungs
-_WITHIN_WIDTH = re.compile(r"\b(?:at|within|in|on)\s+(?:that|one|each|a|the\s+same|a\s+given|"
+# the order named by its kind: "families are tried family-major at each width"
+# (as a verb's manner: "family-major order" alone is the name of one, as in a table)
+FAMILY_MAJOR = re.compile(r"(?:\b(?:is|are|goes|go|tried|walked|walks?|runs?|ordered|"
+                          r"sorted|works?|happens?)\s+(?:\w+\s+)?|[:=—–]\s*[*_`]*)"
+                          r"family[- ](?:major|first)\b"
+                          r"(?![- ]minor)", re.I)
+WITHIN_WIDTH = re.compile(r"\b(?:at|within|in|on)\s+(?:that|one|each|a|the\s+same|a\s+given|"
                            r"any)\s+width\b|\bper\s+width\b", re.I)
 # "every A100 rung", "all of the H100 rungs", "one family at a time"
-_FAMILY_BLOCK = re.compile(r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\S+\s+){0,2}?"
-                           r"rungs?\b|\bone\s+family\s+at\s+a\s+time\b|"
-                           r"\bfamily\s+by\s+family\b", re.I)
+FAMILY_BLOCK = re.compile(r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\S+\s+){0,2}?"
+                          r"(?:rungs?|options?)\b|\bone\s+family\s+(?:at\s+a\s+time|completely|"
+                          r"fully|entirely)\b|\b(?:exhausts?|finish(?:es)?|works?\s+through)\s+"
+                          r"(?:one|each|a|the\s+first)\s+family\b|"
+                          r"\bfamily\s+by\s+family\b|" + FAMILY_MAJOR.pattern, re.I)
 
 
 def _model_rungs(a: Term, b: Term) -> bool:
@@ -702,19 +710,29 @@ class OrderReading(ReaderBase):
         rungs': one family's rungs at a width all before the other's."""
         if not self.s.context or self.procedural:
             return
-        scope = _WITHIN_WIDTH.search(self.s.text)
-        block = _FAMILY_BLOCK.search(self.s.text)
+        scope = WITHIN_WIDTH.search(self.s.text)
+        block = FAMILY_BLOCK.search(self.s.text)
         if scope is None or block is None:
             return
         fams = [t for t in self.terms if t.term[0] in ("family", "rung")]
         names = list(dict.fromkeys(family_of(t.term) for t in fams))
+        major = FAMILY_MAJOR.search(self.s.text)
+        if not names and major and len(self.facts.families_in_order()) >= 2:
+            # "tried family-major at each width": every rung of the first family
+            # before the next family's
+            first_family, second = self.facts.families_in_order()[:2]
+            at = self.s.start + major.start()
+            self.add("family-block", (self.length_class(at), first_family, second), at,
+                     self.s.start + major.end(), self.negated_before(at), topic="family order")
+            return
         if len(names) != 2:
             return
         first = fams[0]
         other = next(t for t in fams if family_of(t.term) != family_of(first.term))
         between = self.text(first.end, other.start)
-        if re.search(r"\bafter\b", between, re.I) and not re.search(r"\bbefore\b", between,
-                                                                  re.I):
+        # ("… every A100 option, and only after that the H100 rungs" keeps the order)
+        if re.search(r"\bafter\b(?!\s+(?:that|this|it|them|those|these)\b)", between, re.I) and \
+                not re.search(r"\bbefore\b", between, re.I):
             first, other = other, first  # "every H100 rung comes after the A100 ones"
         kind = self.length_class(first.start)
         self.add("family-block", (kind, family_of(first.term), family_of(other.term)),

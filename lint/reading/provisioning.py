@@ -200,6 +200,17 @@ class ProvisioningReading(ReaderBase):
                 self._exclusive(family, seg_models, fam_tok, negated)
                 continue
             split = self._denied_tail(seg_models)
+            if split and only and only.start() + seg_start < split:
+                # "DWS/flex-start ONLY — no spot, no on-demand": the set, then what it
+                # leaves out
+                allowed = list(dict.fromkeys(t.term[1] for t in seg_models if t.start < split))
+                self.add("only", (family, tuple(allowed)), fam_tok.start, fam_tok.end,
+                         self.negated_before(split, since=seg_start), topic="provisioning")
+                for t in seg_models:
+                    if t.start > split:
+                        self.add("permits", (family, t.term[1]), fam_tok.start, fam_tok.end,
+                                 True, topic="provisioning")
+                continue
             if split and not only:
                 # "spot or flex-start, never regular VMs": allowed, then denied
                 for t in seg_models:

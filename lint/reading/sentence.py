@@ -92,12 +92,17 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
         yield start, len(text)
 
 
+_QUOTED_VALUE = re.compile(r"[\"“«][\w-]*[./=][\w./=-]*[\"”»]")
+
+
 def blank_quotes(text: str) -> str:
     """Quoted statements are not claims; a quoted word being defined ('"Short"
     means …') stays readable."""
     def blank(m: re.Match[str]) -> str:
         if not re.search(r"\s", m.group(0)) and DEFINES.match(text, m.end()):
             return m.group(0)
+        if _QUOTED_VALUE.fullmatch(m.group(0)):
+            return m.group(0)  # 'launch: "./train.sh"': a quoted path or setting is a value
         return " " * len(m.group(0))
 
     return _WORD_LIST.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))),
