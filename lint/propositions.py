@@ -145,6 +145,7 @@ _DESCRIBE = {
                              f"{p.args[2]}× {p.args[3]} {p.args[4]}",
     "scaling": lambda p: {"length-fixed": "a job's length stays the same at every width",
                           "class-fixed": "the length class is decided once, at the requested width",
+                          "degraded-long": "every degraded width is treated as long",
                           "same-direction": "a job's length moves with its width"}[p.args[0]],
     "verdict": lambda p: f"the critic's verdict on {p.args[0]} is {p.args[1]}",
     "verdict-set": lambda p: (f"the critic has {p.args[0]} verdicts" if isinstance(p.args[0], int)

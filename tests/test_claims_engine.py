@@ -2543,6 +2543,21 @@ STRUCTURED = [
     ("At each width the GCP rungs are tried model-major, family-minor.", []),
     ("The router works through one family completely before the next: at a given width it "
      "tries every A100 option and only after that the H100 rungs.", [1]),
+    # a job followed to the width it went to, sentence by sentence
+    ("Example: eval-7b, 6 h at 4x. GCP had nothing at 4x, so the router dropped to 2x, where "
+     "the job runs 12 h.\nThat missed too, so it tried 1x, where the job runs 18 h.", [2]),
+    ("Example: eval-7b, 6 h at 4x. GCP had nothing at 4x, so the router dropped to 2x, where "
+     "the job runs 12 h.\nThat missed too, so it tried 1x, where the job runs 24 h.", []),
+    # "the first rung is still `a2-ultragpu-8g` on SPOT": that job's lead
+    ("Our lora-7b runs are about five hours at 8×. That's long, but the first rung is still "
+     "`a2-ultragpu-8g` on SPOT.", [1]),
+    ("Our lora-7b runs are about five hours at 8×. That's long, so the first rung is "
+     "`a2-ultragpu-8g` on FLEX_START.", []),
+    # a class given by narrowing, not by the length there
+    ("At 4x the ladder opened with FLEX_START, because any degraded width is treated as the "
+     "long-job case.", [1]),
+    ("A 3 h job at 8× is 6 h at 4×, 12 h at 2× and 24 h at 1×. It is short only at 8×; at "
+     "every narrower width it is long and leads with FLEX_START.", []),
 ]
 
 

@@ -112,9 +112,11 @@ _JOB_LENGTH_BEFORE = re.compile(r"\b(?:jobs?|runs?|requests?|phases?|dispatch(?:
 _STRICTLY_UNDER = re.compile(r"\bstrictly\s+(?:under|below|less\s+than|shorter\s+than)\s+"
                              r"(?:the\s+)?$", re.I)
 # "the first rung there is `a2-ultragpu-1g` FLEX_START"
+# ("the first rung is still `a2-ultragpu-8g` on SPOT": the machine, then its model)
 _FIRST_RUNG_IS = re.compile(r"\b(?:first|top|leading)\s+(?:gcp\s+)?(?:rung|choice|option|stop|"
                             r"model)\s+(?:there\s+|at\s+that\s+width\s+)?(?:is|will\s+be|becomes)"
-                            r"\s+[`*_]*$", re.I)
+                            r"\s+(?:still\s+|then\s+|always\s+|now\s+)?[`*_]*"
+                            r"(?:[\w-]+[`*_]*\s+(?:on|with|as)\s+)?[`*_]*$", re.I)
 _LEAD_WORD = re.compile(r"\blead(?:s|ing)?\b|\bfirst\b", re.I)
 # A sentence about the job of the sentence before: "That's right at the line, so it's
 # still short", "At that length it leads with SPOT", "There it is long"
@@ -122,9 +124,10 @@ _FOLLOW_UP = re.compile(r"\W*(?:(?:and|but|so|then)\s+)?(?:that(?:['’]s|\s+is|
                         r"this\s+(?:is|makes)|it(?:['’]s|\s+is|\s+runs|\s+leads|\s+gets|\s+stays)|"
                         r"at\s+that\s+(?:length|width|point)|there\b)", re.I)
 # the width a job the sentence before stated ends up at: "if it degrades to 2 GPUs"
-_DEGRADES_TO = re.compile(r"\b(?:degrades?|degraded|drops?|dropped|falls?\s+back|fell\s+back|"
+_DEGRADES_TO = re.compile(r"(?:\b(?:degrades?|degraded|drops?|dropped|falls?\s+back|fell\s+back|"
                           r"steps?\s+down|stepped\s+down|comes?\s+down|lands?|landed|ends?\s+up|"
-                          r"goes\s+down|went\s+down)\s+(?:down\s+)?(?:to|at|on)\s+(?:an?\s+|the\s+)?"
+                          r"goes\s+down|went\s+down|moves?\s+on|moved\s+on)\s+(?:down\s+)?"
+                          r"(?:to|at|on)|\b(?:tries|tried|retries|retried))\s+(?:an?\s+|the\s+)?"
                           r"[`*_]*$", re.I)
 # a clause about the job at one width: "…, so at width 1 it still counts as short"
 _CLAUSE_AT = re.compile(r"(?:^|[,;:—–]\s*(?:(?:so|and|but|then|which\s+means|meaning)\s+)?)"
@@ -247,6 +250,13 @@ class LengthReading(ReaderBase):
                            not re.match(r"(?:short|long)er\b", self.unit_text[t.start:t.end],
                                         re.I)]
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
+        if self.carried and durations and any(
+                _DEGRADES_TO.search(self.text(self.s.start, t.start))
+                for t in self.terms if t.term[0] == "width") and \
+                self._carried_example(classes, durations):
+            # "GCP had nothing at 4x, so the router dropped to 2x, where the job runs
+            # 12 h": the job of the sentence before, where it went
+            return
         if durations and self._worked_example(durations, models, classes):
             return
         if self.carried and models and self._carried_lead(models):

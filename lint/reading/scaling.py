@@ -76,6 +76,15 @@ _NOT_RECOMPUTED = re.compile(
     rf"\b{_NOT}\s+re-?(?:compute|check|evaluate|classif(?:y|ies)|measure|decide|judge)\w*\b"
     r"[^.;:]{0,40}?\b(?:narrow\w*|degrad\w*|width|fall\w*\s+back)|"
     r"\btreated\s+as\s+(?:short|long)\s+at\s+every\s+(?:narrower\s+)?width\b", re.I)
+# "any degraded width is treated as the long-job case": a class by narrowing, not by
+# the length there ("at every narrower width it is long" is one job's)
+_DEGRADED_LONG = re.compile(
+    r"\b(?:any|every|each|all)\s+(?:degraded|narrower|fallback|lower)\s+(?:widths?|rungs?|jobs?|"
+    r"runs?)\s+(?:(?P<neg>is\s+not\s+|are\s+not\s+|never\s+)|is\s+|are\s+|counts?\s+|gets?\s+)"
+    r"(?:always\s+)?"
+    r"(?:treated\s+|classed\s+|classified\s+)?(?:as\s+)?(?:the\s+|a\s+)?long\b(?![- ]?(?:er|est))|"
+    r"\b(?:degraded|narrowed)\s+(?:jobs?|runs?|requests?)\s+(?:are|count\s+as|get\s+treated\s+as)\s+"
+    r"(?:always\s+)?(?:as\s+)?long\b", re.I)
 _AT_REQUEST_WORDS = re.compile(r"request|original|asked|submitted")
 _RE_VERB = re.compile(r"\bre-?(?:comput|check|evaluat|classif|measur|decid|judg)")
 # what makes "at the requested width" one of several ("…, and again at each width")
@@ -135,6 +144,12 @@ class ScalingReading(ReaderBase):
         self._length_fixed(text)
         self._class_fixed(text)
         self._direction(text)
+        m = _DEGRADED_LONG.search(text)
+        if m:
+            start, end = self._at(m)
+            self.add("scaling", ("degraded-long",), start, end,
+                     bool(m.group("neg")) or self._negated(start),
+                     topic="length class at a degraded width")
 
     def _at(self, match: re.Match) -> tuple[int, int]:
         return self.s.start + match.start(), self.s.start + match.end()
