@@ -101,6 +101,8 @@ _DESCRIBE = {
     "family-block": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}every "
                                f"{p.args[1]} rung at a width before any {p.args[2]} rung"),
     "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",
+    "family-max": lambda p: f"{p.args[0]} goes up to {p.args[1]}×",
+    "width-families": lambda p: f"the {p.args[0]}× rungs are {'/'.join(p.args[1])}-only",
     "tried": lambda p: f"{_term(p.args[0])} is {'not ' if p.negated else ''}on the ladder",
     "first-lane": lambda p: f"{_term(p.args[0])} first of the SLURM lanes",
     "last-lane": lambda p: f"{_term(p.args[0])} last of the SLURM lanes",
@@ -440,6 +442,21 @@ def _family_widths(p: Prop, facts: Facts):
         return None, "", ()
     return set(p.args[1]) == set(family.widths), \
         f"{facts.family_label(family.name)} has widths {', '.join(map(str, family.widths))}", ()
+
+
+def _family_max(p: Prop, facts: Facts):
+    family = facts.config.families.get(p.args[0])
+    if family is None:
+        return None, "", ()
+    return max(family.widths) == p.args[1], \
+        f"{facts.family_label(family.name)} has widths {', '.join(map(str, family.widths))}", ()
+
+
+def _width_families(p: Prop, facts: Facts):
+    width = p.args[0]
+    offering = [f.name for f in facts.config.families.values() if width in f.widths]
+    labels = ", ".join(facts.family_label(f) for f in offering) or "no family"
+    return set(offering) == set(p.args[1]), f"the {width}× rungs are on {labels}", ()
 
 
 def _tried(p: Prop, facts: Facts):
@@ -933,7 +950,8 @@ _JUDGES = {
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "tried": _tried, "dynamic": _dynamic, "family-major": _family_major,
     "family-block": _family_block,
-    "family-widths": _family_widths,
+    "family-widths": _family_widths, "family-max": _family_max,
+    "width-families": _width_families,
     "lane-partition": _lane_fact, "lane-max-width": _lane_fact, "lane-wait": _lane_fact,
     "machine-type": _machine_type, "gpu-memory": _gpu_memory, "last": _last, "permits": _permits,
     "only": _only, "lead": _lead,

@@ -23,6 +23,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         return f"The ladder walks {' → '.join(labels)} (GCP widths {facts.width_label()})."
     if kind in ("first-lane", "last-lane", "position-lane", "lane-count"):
         return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
+    if kind in ("family-max", "width-families"):
+        return "; ".join(f"`{facts.family_label(f.name)}` runs at widths "
+                         f"{', '.join(map(str, f.widths))}"
+                         for f in facts.config.families.values()) + "."
     if kind == "family-widths":
         family = facts.config.families[p.args[0]]
         return f"`{facts.family_label(family.name)}` runs at widths " \

@@ -1003,6 +1003,9 @@ FOLLOWS = [
     ("## Compute backends\n\nH100 rungs only ever come as spot.", True, True),
     # a changelog's fix names what was wrong
     ("## Changelog\n\n- Fixed the ladder table that showed H100 ahead of A100.", False, False),
+    # the widest machine a family has
+    ("## Compute backends\n\nH100 nodes top out at 4x.", True, False),
+    ("## Compute backends\n\nH100 nodes top out at 8x.", False, True),
 ]
 
 
@@ -2558,6 +2561,13 @@ STRUCTURED = [
      "long-job case.", [1]),
     ("A 3 h job at 8× is 6 h at 4×, 12 h at 2× and 24 h at 1×. It is short only at 8×; at "
      "every narrower width it is long and leads with FLEX_START.", []),
+    # the widths a family comes in
+    ("H100 nodes top out at 4x on the ladder.", [1]),
+    ("H100 nodes go up to 8x on the ladder.", []),
+    ("The 8x rungs are A100-only.", [1]),
+    # "trying" is a ladder word too: 6x is no width
+    ("A 4× request degrades 4× → 2× → 1×.\nAn 8× request does the same after first trying 8× "
+     "and then 6×.", [2]),
 ]
 
 

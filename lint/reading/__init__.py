@@ -65,6 +65,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_widths()
         self.read_direction()
         self.read_skipped_width()
+        self.read_family_widths()
         self.read_scaling()
         self.read_lane_facts()
         self.read_tail_width()

@@ -101,6 +101,16 @@ _STRAIGHT_DROP = re.compile(r"\b(?:drops?|dropping|falls?(?:\s+back)?|falling(?:
                             r"right|immediately)\s+(?:back\s+)?to\s+", re.I)
 
 
+# "H100 nodes top out at 4x": the widest machine a family has
+_TOPS_OUT = re.compile(r"[\s`*_]*(?:(?:nodes?|machines?|boxes|vms?|rungs?|shapes?|family)\s+)?"
+                       r"(?:only\s+)?(?:tops?\s+out|maxes\s+out|caps?\s+out|goes\s+up|go\s+up|"
+                       r"(?:is|are)\s+(?:limited|capped))\s+(?:at|to)\s+(?:an?\s+)?", re.I)
+# "the 8x rungs are A100-only"
+_RUNGS_ARE = re.compile(r"[\s`*_]*(?:gpu\s+)?(?:rungs?|machines?|boxes|shapes?|vms?|nodes?)\s+"
+                        r"(?:are|is)\s+(?:only\s+)?(?:on\s+)?(?:the\s+)?[`*_]*", re.I)
+_ONLY_AFTER = re.compile(r"[`*_]*(?:[- ]only\b|\s+alone\b)", re.I)
+
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
@@ -443,6 +453,31 @@ class WidthReading(ReaderBase):
             return
         self.add("skip", (source.term, to.term), to.start, to.end,
                  self.negated_before(self.s.start + m.start()), topic="width chain")
+
+    def read_family_widths(self) -> None:
+        """'H100 nodes top out at 4x', 'the 8x rungs are A100-only': the widths a
+        family's machines come in."""
+        if not self.s.context or self.procedural:
+            return
+        fams = [t for t in self.terms if t.term[0] == "family" and t.term[1][1] is None]
+        widths = [t for t in self.terms if t.term[0] == "width"]
+        if not fams or not widths:
+            return
+        from lint.reading.sentence import family_of
+
+        for f in fams:
+            w = next((w for w in widths if w.start > f.end and
+                      _TOPS_OUT.fullmatch(self.text(f.end, w.start))), None)
+            if w is not None:
+                self.add("family-max", (family_of(f.term), w.term[1]), w.start, w.end,
+                         self.negated_before(w.start), topic="family widths")
+        for w in widths:
+            f = next((f for f in fams if f.start > w.end and
+                      _RUNGS_ARE.fullmatch(self.text(w.end, f.start)) and
+                      _ONLY_AFTER.match(self.unit_text, f.end)), None)
+            if f is not None:
+                self.add("width-families", (w.term[1], (family_of(f.term),)), f.start, f.end,
+                         self.negated_before(f.start), topic="family widths")
 
     def read_skipped_width(self) -> None:
         """'the router skips the 4-GPU machines': every width on the chain is walked."""
