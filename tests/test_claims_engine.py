@@ -2568,6 +2568,16 @@ STRUCTURED = [
     # "trying" is a ladder word too: 6x is no width
     ("A 4× request degrades 4× → 2× → 1×.\nAn 8× request does the same after first trying 8× "
      "and then 6×.", [2]),
+    # "a RunPod A100" is a pod, not the GCP family
+    ("When the 1× GCP rungs miss, the router lands on a RunPod A100 before it looks at "
+     "`campus-a100`.", [1]),
+    ("When the 1× GCP rungs miss, the router tries `campus-a100` before it rents a RunPod "
+     "A100.", []),
+    # a remark set against the claim does not make it a procedure
+    ("That's by design — RunPod is tried before the SLURM lanes — but nobody had set a "
+     "budget alert.", [1]),
+    ("That's by design — RunPod is tried after the SLURM lanes — but nobody had set a "
+     "budget alert.", []),
 ]
 
 

@@ -59,6 +59,7 @@ _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b
 
 _ASIDE = re.compile(r"\([^()]*\)")
 _REMARK = re.compile(r"(?::|\s[—–])\s[^:—–]*$")
+_CONTRAST_REMARK = re.compile(r"[:\s—–]*(?:but|though|although|yet|however)\b", re.I)
 # words of speed and price, which name a reason in a remark rather than a procedure
 _COMPARISON = re.compile(r"\b(?:faster|slower|cheaper|pric(?:e|es|ing)|costs?|savings?|discount|"
                          r"throughput|speedup|improvement)\b", re.I)
@@ -109,9 +110,10 @@ class ReaderBase:
         body = sentence.text
         remark = _REMARK.search(body)
         if remark and not any(t.entity and t.start >= sentence.start + remark.start()
-                              for t in self.tokens) and not lexicon.procedural.search(
-                _COMPARISON.sub(" ", remark.group(0))):
-            # (a remark that gives a procedure, "…quota: first open IAM & Admin", stays)
+                              for t in self.tokens) and (not lexicon.procedural.search(
+                _COMPARISON.sub(" ", remark.group(0))) or _CONTRAST_REMARK.match(remark.group(0))):
+            # (a remark that gives a procedure, "…quota: first open IAM & Admin", stays;
+            # one set against the claim, "— but nobody had set a budget alert", is apart)
             body = body[:remark.start()]
         bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", body)))
         self.procedural = bool(lexicon.procedural.search(bare)) and (

@@ -390,7 +390,10 @@ def _merge(a: tuple, b: tuple) -> tuple | None:
         return None
     if pair == {"family", "backend"}:
         f, bk = (a, b) if ka == "family" else (b, a)
-        return f if bk[1] == "gcp" else None
+        if bk[1] == "gcp":
+            return f
+        # "a RunPod A100", "a SLURM H100": the chip of that backend's machine
+        return bk if ka == "backend" else None
     if pair == {"lane", "backend"}:
         lane, bk = (a, b) if ka == "lane" else (b, a)
         return lane if bk[1] == "slurm" else None
