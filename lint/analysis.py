@@ -250,6 +250,8 @@ class Engine:
                     not reading.KEY_WORDS.search(unit.text) and \
                     not (unit.table_id and not unit.header and re.search(r"\d", unit.text) and
                          _WIDTHS_HEADER.search(table_header)) and \
+                    not (critic and unit.table_id and not unit.header and
+                         "parallel" in table_header.lower()) and \
                     not _ANSWERED_GATE.search(unit.text, lowered) and \
                     not _EVERY_FAMILY_GATE.search(unit.text, lowered) and \
                     not _EVERY_INTENT_GATE.search(unit.text, lowered) \
@@ -1024,6 +1026,11 @@ class Engine:
 
                         r.props.append(Prop("parallel", (launcher.value, written(first, launcher)),
                                             no, *span, "parallel work"))
+                    else:
+                        kind = _launch_kind(first, self.facts.widest)
+                        if kind:  # "| `python run.py` | ✅ |": the critic's reading of it
+                            r.props.append(Prop("parallel", (kind, f"`{first.strip()}`"), no,
+                                                *span, "parallel work"))
                 elif role == "models":
                     fam = next((t for t in row_tokens if t.kind == "family"), None)
                     models = list(dict.fromkeys(t.value for t in lexicon.tag(cell)
@@ -1442,6 +1449,22 @@ _VERDICTS_NAMED = re.compile(r"\bverdicts\b|\bverdicts?\s*:", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)
+
+
+def _launch_kind(cell: str, width: int) -> str | None:
+    """'parallel' or 'serial': how the critic reads a launch written whole in a
+    cell, at `width`; None when the cell is no launch it can read."""
+    from lint.critic_reading import _is_launch
+
+    text = cell.strip().strip("`")
+    if not text or not _is_launch(text):
+        return None
+    from critics.launch import analyze
+
+    found = analyze(text, width)
+    if found.unreadable or found.syntax_error:
+        return None
+    return "parallel" if found.parallel else "serial"
 
 
 def _bare_width_cell(cell: str, facts: Facts) -> int | None:

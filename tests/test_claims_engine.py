@@ -1829,6 +1829,11 @@ def test_a_launch_span_is_told_by_the_critics_launcher_families(span: str, launc
 
 
 CRITIC_PARALLEL = [
+    # a "parallel?" column over launches written whole: the critic's own reading of each
+    ("| launch | parallel? |\n|---|---|\n| `torchrun --nproc_per_node=8 train.py` | ✅ |\n"
+     "| `python run.py` | ✅ |", True),
+    ("| launch | parallel? |\n|---|---|\n| `torchrun --nproc_per_node=8 train.py` | ✅ |\n"
+     "| `python run.py` | ❌ |", False),
     # "keeping four GPUs busy", "counts them as busy" say a launch is parallel work
     ("The critic counts any process started with `CUDA_VISIBLE_DEVICES=0,1,2,3 python "
      "eval.py` as keeping four GPUs busy.", True),
