@@ -46,6 +46,8 @@ _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no
                            re.I)
 _ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that|the\s+same)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|"
                         r"job|run|launch)\b", re.I)
+# "…; at 0.9 GPU-hours staying narrow is fine": a case given by its amount
+_AT_AMOUNT = re.compile(r"(?:^|[;:,]\s*)\W*at\s+$", re.I)
 _AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regardless\s+of\s+"
                             r"whether|even\s+without|no\s+matter\s+whether)\b[^.;]{0,40}?"
                             r"\bshardable\s+axis|\bshardable\s+axis\s+(?:or\s+not|is\s+not\s+"
@@ -221,7 +223,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             ("→", "->", "=>")) and not _OTHER_CONDITIONS_NAMED.search(s.text)
         if approved and not example and (exactly or arrowed or (
                 not cued and _ONE_PHASE.match(
-                    reader.text(reader.clause_start(gh.start), gh.start)))):
+                    reader.text(reader.clause_start(gh.start), gh.start))) or
+                _AT_AMOUNT.search(reader.text(reader.clause_start(gh.start), gh.start))):
             # ("Exactly 1.0 GPU-hour passes": the edge case, an example too)
             # "a width-1 phase with a 2-way axis and 1.0 GPU-hours is approved": an
             # example the rule lets through
@@ -403,6 +406,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # "└── no → staying narrow is fine": the branch where the rule's condition
         # fails; its verdict is not the rule's
         props = [p for p in props if p.kind != "verdict"]
+    if any(p.kind == "narrow-at" and p.negated for p in props):
+        # "at 0.9 GPU-hours staying narrow is fine": the approval is that case's, a
+        # phase the rule lets through, not the rule's verdict
+        props = [p for p in props if not (p.kind == "verdict" and p.args[1] == "APPROVE")]
     return props
 
 

@@ -1808,6 +1808,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("- width 8 + `launch: \"./train.sh\"` → REVISE `unreadable-launch`.", False),
     # the script a launch names is that launch
     ("- `launch: bash run.sh` at width 4 → APPROVE, as long as `run.sh` is committed.", True),
+    # "at 0.9 GPU-hours staying narrow is fine": a case the rule lets through
+    ("- `needlessly-narrow`: a width-1 phase with a shardable axis at 1.0 GPU-hours or more is "
+     "REVISEd; at 0.9 GPU-hours staying narrow is fine.", False),
+    ("- `needlessly-narrow`: a width-1 phase with a shardable axis at 1.0 GPU-hours or more is "
+     "REVISEd; at 1.5 GPU-hours staying narrow is fine.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -1829,6 +1834,11 @@ def test_a_launch_span_is_told_by_the_critics_launcher_families(span: str, launc
 
 
 CRITIC_PARALLEL = [
+    # "is read as four workers", "counts as keeping them busy"
+    ("- One process launched with `CUDA_VISIBLE_DEVICES=0,1,2,3` is read as four workers.",
+     True),
+    ("- `device_map=auto` across the machine's GPUs counts as keeping them busy.", True),
+    ("- `torchrun --nproc_per_node=4` counts as keeping them busy.", False),
     # a "parallel?" column over launches written whole: the critic's own reading of each
     ("| launch | parallel? |\n|---|---|\n| `torchrun --nproc_per_node=8 train.py` | ✅ |\n"
      "| `python run.py` | ✅ |", True),
@@ -2583,6 +2593,19 @@ STRUCTURED = [
      "budget alert.", [1]),
     ("That's by design — RunPod is tried after the SLURM lanes — but nobody had set a "
      "budget alert.", []),
+    # "from the requested width straight to width 1": the widths between skipped
+    ("On a miss the router drops from the requested width straight to width 1.", [1]),
+    # a class's definition, then a clause about one job: the lead is the job's
+    ("My job is exactly 4.0 h at width 2. Short means strictly under four hours, so at "
+     "width 2 it leads with FLEX_START.", []),
+    ("Short jobs lead with FLEX_START, so it is the first rung they see.", [1]),
+    # a leg of exactly 168 h
+    ("- A leg of exactly 168 h no longer gets a FLEX_START rung: the limit is exclusive.",
+     [1]),
+    ("- A leg of exactly 168 h still gets a FLEX_START rung: the limit is inclusive.", []),
+    # "has no 8× capacity": a miss at that width
+    ("- **After:** when GCP has no 8× capacity, the job goes to RunPod at 8×.", [1]),
+    ("- **After:** when GCP has no 8× capacity, the job goes to GCP 4×.", []),
 ]
 
 

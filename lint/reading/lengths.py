@@ -54,6 +54,10 @@ _HEADING_CLASS_ORDER = re.compile(r"\b(?:order|ladder|sequence|fallbacks?|priori
 
 
 _CONTRAST_JOINT = re.compile(r";|,\s*(?:while|whereas)\b|\swhereas\b|,\s*but\b")
+# "Short means under four hours, so at width 2 it leads with …": a clause about one
+# job, after a class's definition, is that job's
+_JOB_CLAUSE = re.compile(r",\s*so\s+(?:(?:at|on)\s+[\w×-]+(?:\s+[\w×-]+)?\s+)?"
+                         r"(?:it|the\s+job|this\s+job|that\s+job|the\s+run)\s", re.I)
 
 
 def heading_class(heading: str) -> str | None:
@@ -105,7 +109,8 @@ _JOB_LENGTH_BEFORE = re.compile(r"\b(?:jobs?|runs?|requests?|phases?|dispatch(?:
                                 r"runs?(?:\s+for)?|takes?|lasts?(?:\s+for)?|is|totals?)\s+"
                                 r"(?:(?:exactly|just|about)\s+)?$|"
                                 # "a job of exactly 168 h"
-                                r"\b(?:an?|any|every|each)\s+(?:job|run|request|phase)\s+of\s+"
+                                r"\b(?:an?|any|every|each)\s+(?:job|run|request|phase|leg|"
+                                r"attempt)\s+of\s+"
                                 r"(?:(?:exactly|just|about)\s+)?$|"
                                 # "- exactly 168 h → over the limit": a case, not a bound
                                 r"^\W*(?:at\s+)?exactly\s+$", re.I)
@@ -360,6 +365,9 @@ class LengthReading(ReaderBase):
                 # "SPOT goes first unless the job is long there": the other class's claim
                 kind = "short" if kind == "long" else "long"
             out.append((kind, start, self.s.end, c))
+        # ("…, so at width 2 it leads with FLEX_START" ends the class's text)
+        out = [(k, a, (j.start() if (j := _JOB_CLAUSE.search(self.unit_text, c.end, b)) else b),
+                c) for k, a, b, c in out]
         # "…becomes long past 4 h; anything shorter leads with SPOT": the other class
         other = _OTHER_CLASS.search(self.s.text)
         if out and other:

@@ -437,7 +437,7 @@ class OrderReading(ReaderBase):
     _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable|"
                   r"sold\s+out|gone|taken|saturated|at\s+capacity|stocked\s+out)|"
                   r"(?:is|are)(?:\s+not|n[’']t)\s+(?:there|available|free|in\s+stock)|"
-                  r"(?:has|have)\s+no\s+(?:\w+\s+)?(?:capacity|room|gpus|pods|slots|machines)|"
+                  r"(?:has|have)\s+no\s+(?:[\w×-]+\s+)?(?:capacity|room|gpus|pods|slots|machines)|"
                   r"(?:has|have)\s+nothing|comes?\s+up\s+(?:empty|dry)|"
                   r"(?:doesn['’]t|does\s+not|don['’]t|do\s+not)\s+have\s+(?:\w+\s+)?(?:capacity|"
                   r"room|gpus|machines)|"

@@ -95,10 +95,12 @@ _DENIED_AFTER = re.compile(
 
 # "drops straight to", "falls back directly to" (not "goes right down to 1×": all the
 # way down, through every width)
+# ("drops from the requested width straight to width 1": from any request)
 _STRAIGHT_DROP = re.compile(r"\b(?:drops?|dropping|falls?(?:\s+back)?|falling(?:\s+back)?|goes|"
                             r"going|jumps?|jumping|moves?|moving|steps?\s+down|degrades?|"
-                            r"shrinks?|narrows?|retries|retrying|tries)\s+(?:straight|directly|"
-                            r"right|immediately)\s+(?:back\s+)?to\s+", re.I)
+                            r"shrinks?|narrows?|retries|retrying|tries)(?P<req>\s+from\s+(?:the\s+|"
+                            r"your\s+|its\s+)?(?:requested|asked[- ]for|original)\s+width)?\s+"
+                            r"(?:straight|directly|right|immediately)\s+(?:back\s+)?to\s+", re.I)
 
 
 # "H100 nodes top out at 4x": the widest machine a family has
@@ -449,6 +451,8 @@ class WidthReading(ReaderBase):
                   t.end <= self.s.start + m.start()]
         source = before[-1] if before else next(
             (t for t in reversed(self.previous_terms) if t.term[0] == "width"), None)
+        if m.group("req"):  # the widest request shows the widths skipped
+            source = TermTok(("width", self.facts.widest), to.start if to else at, at)
         if to is None or source is None or source.term == to.term:
             return
         self.add("skip", (source.term, to.term), to.start, to.end,
