@@ -18,6 +18,16 @@ FRONT_MATTER_FENCES = ("---", "+++")
 # Backticks and emphasis markers; a '*' after '-', '/' or '{' is a wildcard
 # ("a3-highgpu-*"), not emphasis, and stays.
 _MARKUP = re.compile(r"`|(?<![-/{])\*")
+# a link's target, "[H200s](/references/gpu-types)": not prose, so blanked (kept as
+# spaces, one per character, so columns still map back to the raw text)
+_LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\s]|\([^()\s]*\))*\)")
+
+
+def _plain(raw: str) -> str:
+    """Inline text as the readers see it: markup characters gone, link targets blank."""
+    if "](" in raw:
+        raw = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), raw)
+    return _MARKUP.sub("", raw)
 
 
 @dataclass(frozen=True)
@@ -214,15 +224,15 @@ def parse(path: str, text: str) -> Document:
             raw = token.content
             if parent in ("th_open", "td_open"):
                 source = lines[token.map[0]] if token.map[0] < len(lines) else ""
-                row.append((_MARKUP.sub("", raw), raw, token.map[0] + 1,
+                row.append((_plain(raw), raw, token.map[0] + 1,
                             _cell_column(source, raw, len(row))))
                 continue
-            content = _MARKUP.sub("", raw)
+            content = _plain(raw)
             if kind == "heading":
                 heading = content
             list_id, ordered, item = lists[-1] if lists and kind != "heading" else (0, False, 0)
             for first, part, quoted in _quote_parts(raw, token.map[0], lines, quotes > 0):
-                doc.units.append(Unit(kind, first + 1, _MARKUP.sub("", part), heading, part,
+                doc.units.append(Unit(kind, first + 1, _plain(part), heading, part,
                                       _columns(part, first, lines), list_id, ordered, item,
                                       quoted=quoted))
     return doc

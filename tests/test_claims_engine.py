@@ -2606,6 +2606,13 @@ STRUCTURED = [
     # "has no 8× capacity": a miss at that width
     ("- **After:** when GCP has no 8× capacity, the job goes to RunPod at 8×.", [1]),
     ("- **After:** when GCP has no 8× capacity, the job goes to GCP 4×.", []),
+    # a link's target is not prose ("gpu-types" in a URL asks RunPod for nothing)
+    ("- [H200s on RunPod](/references/gpu-types): NVIDIA H200 GPUs available for larger "
+     "models.", []),
+    ("- RunPod GPU types the router asks for: NVIDIA H200.", [1]),
+    # InfiniBand link widths are not GPU widths
+    ("Only 4x ports are shown; the earlier 8x and 12x arithmetic on lane and node totals is "
+     "kept below.", []),
 ]
 
 
@@ -2649,3 +2656,13 @@ def test_lexicon_patterns_are_spelled_the_same_under_every_hash_seed() -> None:
                for seed in ("1", "2", "3")}
     assert len(spelled) == 1
     assert "twenty(?:[- ](?:eight|" in spelled.pop()
+
+
+def test_a_link_target_is_blank_and_columns_still_point_at_the_text() -> None:
+    from lint import document
+
+    doc = document.parse("x.md", "# T\n\n- see [docs](http://x.y/a_(b)) now, `8x` then **4x**\n")
+    unit = doc.units[1]
+    assert "http" not in unit.text and unit.text.startswith("see [docs]")
+    assert unit.position(unit.text.index("now")) == (3, 32)
+    assert unit.position(unit.text.index("4x")) == (3, 49)

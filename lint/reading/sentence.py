@@ -365,7 +365,9 @@ FACTOR_AFTER = re.compile(r"\s*(?:\w+\s+)?(?:faster|slower|speed\w*|more|less|fe
                            r"improvement|compression|reduction|better|worse|larger|smaller|bigger|"
                            r"higher|lower|vs\.?|versus|increase|decrease|throughput|savings|cost|"
                            r"the\s+(?:cost|price|speed|throughput)|as\s+(?:fast|much|many)|zoom|"
-                           r"magnif\w*|over\s+(?:baseline|grid))\b", re.I)
+                           r"magnif\w*|over\s+(?:baseline|grid)|"
+                           # InfiniBand and PCIe link widths: "4x ports", "8x and 12x links"
+                           r"ports?|links?|arithmetic|pcie|lanes?\s+(?:of|per|wide))\b", re.I)
 FACTOR_BEFORE = re.compile(r"(?:\d\s*[-–]\s*|(?<!followed\s)\bby\s+|~|≈|\babout\s+|\bnearly\s+)$",
                            re.I)
 
