@@ -1314,9 +1314,10 @@ def _negate_prohibited(readings: list[Reading], text: str, start: int, end: int)
 _OWN_NEGATION = re.compile(r"[\s*_`❌🚫⛔✗✘]*(?:don['’]?t|do\s+not|never|avoid|no\b|not\b|"
                            r"stop\b|nobody|none\b)", re.I)
 # "Do not:", "❌ Never:", "Avoid the following:": a list of prohibited statements
+# (or a title that is the word alone: "DON'T" over its list)
 _PROHIBITING_LEAD = re.compile(r"^\W*(?:❌|🚫|⛔)?\s*(?:don['’]?t|do\s+not|never|avoid|"
                                r"(?:things\s+)?not\s+to\s+do|anti-?patterns?|what\s+not\s+to)"
-                               r"\b[^.:]{0,40}:\s*$", re.I)
+                               r"\b(?:[^.:]{0,40}:|[\s*_!#]*)\s*$", re.I)
 
 
 def _hours_cell(cell: str, header: str):

@@ -406,7 +406,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # "└── no → staying narrow is fine": the branch where the rule's condition
         # fails; its verdict is not the rule's
         props = [p for p in props if p.kind != "verdict"]
-    if any(p.kind == "narrow-at" and p.negated for p in props):
+    if any(p.kind == "narrow-at" and p.negated for p in props) or _BELOW_IT.search(s.text):
         # "at 0.9 GPU-hours staying narrow is fine": the approval is that case's, a
         # phase the rule lets through, not the rule's verdict
         props = [p for p in props if not (p.kind == "verdict" and p.args[1] == "APPROVE")]
@@ -773,6 +773,12 @@ def _cue_offsets(reader: Reader, key: str, skip_launchers: bool) -> list[int]:
 _PARALLEL_LEAD = re.compile(r"(?:\bcounts?\s+as|\bcounted\s+as|\btreated\s+as|\bread\s+as|"
                             r"\bare|\bis|^\W*)\s*(?:\w+\s+)?parallel(?:\s+work)?\s*(?:\([^)]*\))?"
                             r"(?:\s+(?:for|to|by)\s+the\s+critic)?\s*:\s*$", re.I)
+# "a width-1 phase below it is fine", "… with no shardable axis is fine": a case the
+# rule lets through
+_BELOW_IT = re.compile(r"\b(?:below|under|less\s+than)\s+(?:it|that|the\s+(?:threshold|bar|line|"
+                       r"cut-?off))\b[^.;]{0,40}?\b(?:is|are)\s+(?:\w+\s+)?(?:fine|ok(?:ay)?|"
+                       r"approved)\b", re.I)
+_RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b[^,;.:]*$", re.I)
 _OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)
 _BUT_NOT = re.compile(r"\bbut\s+(?:\w+\s+){0,2}?(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 
@@ -785,7 +791,9 @@ def _first_match(reader: Reader, key: str, after: int) -> int:
 def _parallel_claim(reader: Reader, after: int = 0) -> int:
     """Offset of the 'is parallel work' cue in the sentence (the first one
     after `after`, else the last before it), or -1."""
-    found = _cue_offsets(reader, "parallel_words", True)
+    # ("… splits one model rather than running work in parallel": what it is not)
+    found = [f for f in _cue_offsets(reader, "parallel_words", True)
+             if not _RATHER_THAN.search(reader.text(max(reader.s.start, f - 60), f))]
     later = [f for f in found if f >= after]
     return later[0] if later else (found[-1] if found else -1)
 

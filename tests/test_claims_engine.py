@@ -1813,6 +1813,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "REVISEd; at 0.9 GPU-hours staying narrow is fine.", False),
     ("- `needlessly-narrow`: a width-1 phase with a shardable axis at 1.0 GPU-hours or more is "
      "REVISEd; at 1.5 GPU-hours staying narrow is fine.", True),
+    # "a width-1 phase below it is fine": a case the rule lets through
+    ("The widening threshold defaults to 1.0 GPU-hour. A width-1 phase below it is fine even "
+     "with a shardable axis.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -1834,6 +1837,9 @@ def test_a_launch_span_is_told_by_the_critics_launcher_families(span: str, launc
 
 
 CRITIC_PARALLEL = [
+    # "rather than running work in parallel" says what it is not
+    ("Does not count: `device_map=auto`, which splits one model over the GPUs rather than "
+     "running work in parallel.", False),
     # "is read as four workers", "counts as keeping them busy"
     ("- One process launched with `CUDA_VISIBLE_DEVICES=0,1,2,3` is read as four workers.",
      True),
@@ -2613,6 +2619,27 @@ STRUCTURED = [
     # InfiniBand link widths are not GPU widths
     ("Only 4x ports are shown; the earlier 8x and 12x arithmetic on lane and node totals is "
      "kept below.", []),
+    # a chain its writer denies
+    ("On a miss the router tries 4 GPUs, then 2, then 1. It never skips a step (8 → 2 does "
+     "not happen).", []),
+    # "DON'T" alone over its list prohibits each item
+    ("DON'T\n- expect a width-4 request to end up on an 8× box when 4× is sold out.", []),
+    ("DO\n- expect a width-4 request to end up on an 8× box when 4× is sold out.", [2]),
+    # "the only STANDARD rungs on GCP are A100 rungs": STANDARD is A100's alone
+    ("The only STANDARD rungs on GCP are A100 rungs.", []),
+    ("The only STANDARD rungs on GCP are H100 rungs.", [1]),
+    # "only because" gives a reason, not a family's only models
+    ("At one width both flex-start rungs come before the A100 STANDARD rung, so your job "
+     "reached STANDARD only because both flex-start rungs had missed.", []),
+    # a year, and a time measured on one run, are history
+    ("In 2023 the team's `launch.sh` wrapper went to RunPod first.", []),
+    ("Benchmark notes: the 7b eval ran in 38 min on an 8x H100 node and in 1 h 50 min on a "
+     "4x A100 RunPod pod.", []),
+    # a width scope before the job is the rule's
+    ("The comparison uses the length at each width: a 2 h request at 8× is short only at 8×.",
+     []),
+    ("The comparison uses the length at each width: a 2 h request at 8× is still short at "
+     "4×.", [1]),
 ]
 
 

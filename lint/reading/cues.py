@@ -42,6 +42,11 @@ KEY_WORDS = re.compile(r"^\W{0,4}(?!(?-i:[A-Z0-9_]+)\b)[a-z0-9]+(?:_[a-z0-9]+)+"
 # the readers that take the new value as today's
 CHANGE_VERBS = (r"(?:raised|lowered|bumped|increased|decreased|changed|moved|cut|dropped|"
                 r"extended|shortened|reduced)")
+# a chain its writer then denies: "(8 → 2 does not happen)", "8x → 1x, which never happens"
+CHAIN_DENIED = re.compile(r"[\s)]*,?\s*(?:which\s+|that\s+)?(?:(?:does\s+not|doesn['’]t|never|"
+                          r"won['’]t|will\s+not|cannot|can['’]t)\s+(?:happens?|occurs?|exists?)\b|"
+                          r"(?:is|are)\s+(?:not\s+(?:possible|allowed|a\s+thing)|impossible))",
+                          re.I)
 ARROW = re.compile(r"→|->|=>|⟶|⇒|➜|➔|▶|►|⇨|⮕|»|(?<=\s)>(?=\s)")
 STRONG_THEN = re.compile(r"\bthen\b|\bnext\b|followed\s+by|→|->|=>|⟶|⇒|➜|➔|▶|►|⇨|⮕|»|(?<=\s)>(?=\s)"
                           r"|(?:straight|directly|immediately)\s+(?:back\s+)?to|"

@@ -708,6 +708,9 @@ class LengthReading(ReaderBase):
         later = [w for w in widths if w.start > d.start]
         read = False
         every = _EVERY_WIDTH.search(self.s.text)
+        if every and self.s.start + every.start() < d.start:
+            every = None  # "uses the length at each width …: a 2 h job at 8× is short only
+            # at 8×": a width scope before the job is the rule's, not the job's
         # ("eval-70b at 8x …, short at every width": every width that intent runs at)
         intents = {t.value for t in self.kinds("intent")}
         narrowest = self.facts.min_width(intents.pop()) if len(intents) == 1 else \

@@ -12,6 +12,7 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import (
     ADJACENT,
     ARROW,
+    CHAIN_DENIED,
     CLAUSE_JOINT,
     COND,
     FILLER,
@@ -224,7 +225,8 @@ class OrderReading(ReaderBase):
         items = [t for t in run if orderable(t.term)]
         # "there are no 8× → 2× jumps", "never GCP → RunPod": a negated chain denies
         # the steps it names, and claims no order of its own
-        negated = self.negated_before(run[0].start)
+        negated = self.negated_before(run[0].start) or bool(
+            CHAIN_DENIED.match(self.unit_text, run[-1].end))  # "8× → 2× never happens"
         for i in range(1, len(items)):
             a, b = items[i - 1], items[i]
             if a.term == b.term:

@@ -30,9 +30,9 @@ _MAY_BE = re.compile(r"\b(?:can|may|could|might|cannot|can't|is\s+allowed\s+to|n
                      r"(?:also\s+)?be\b(?!\s+(?:tried|used|picked|walked|reached)\b)", re.I)
 _THE_ONLY_BEFORE = re.compile(r"\bthe\s+only\s+\W{0,2}$", re.I)
 _LIVES_ON = re.compile(r"\W{0,2}\s*(?:(?:[\w-]+\s+){0,2}?"  # "(on-demand) GCP rungs are"
-                       r"(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?)"
-                       # "… rung at any width is the A100 one"
-                       r"(?:\s+(?:at|on|in|for)\s+(?:any|every|each|all|one)\s+\w+)?)?\s*"
+                       r"(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?))?"
+                       # "… rung at any width is the A100 one", "… rungs on GCP are A100 rungs"
+                       r"(?:\s*(?:at|on|in|for)\s+(?:(?:any|every|each|all|one)\s+)?[\w-]+)?\s*"
                        # "the only on-demand GPUs the router ever asks GCP for are A100s"
                        r"(?:(?:that|which)\s+)?(?:the\s+router\s+[^,;.]{0,40}?\s+)?"
                        r"(?:are|is|live|lives|sit|sits|exist|exists|appear|appears)\s+"
@@ -162,7 +162,9 @@ class ProvisioningReading(ReaderBase):
                 names = [fam_tok.term[1][2], *[n for n in names if n != fam_tok.term[1][2]]]
             seg_text = self.text(seg_start, seg_end)
             # ("only one of them is on-demand" counts rungs; it makes no model the only one)
-            only = re.search(r"(?:(?<![\w])only|\bjust)\b(?!\s+(?:one|a\s+single|two)\b)|"
+            # ("reached STANDARD only because both flex-start rungs missed" is a reason)
+            only = re.search(r"(?:(?<![\w])only|\bjust)\b(?!\s+(?:one|a\s+single|two|because|after|"
+                             r"once|then|since|if|when)\b)|"
                              r"\bexclusively\b|\bsolely\b", seg_text, re.I)
             # (a rung names its model: "on-demand A100" is STANDARD on a100-80gb)
             members = sorted([*seg_models, *([fam_tok] if fam_tok.term[0] == "rung" and

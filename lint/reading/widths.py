@@ -11,6 +11,7 @@ from lint.reading.base import ReaderBase
 from lint.reading.cues import (
     ARROW,
     AUTO,
+    CHAIN_DENIED,
     EVERY_INTENT,
     EXPLICIT,
     MIN_CUE,
@@ -570,8 +571,11 @@ class WidthReading(ReaderBase):
                     ta = ("width", int(a.group(1)))
                     tb = ("width", int(b.group(1)))
                     start, end = self.s.start + a.start(), self.s.start + b.end()
-                    self.add("order", (ta, tb), start, end, topic="width chain")
-                    self.add("skip", (ta, tb), start, end, topic="width chain")
+                    # "(8 → 2 does not happen)" denies the step it draws
+                    denied = bool(CHAIN_DENIED.match(self.s.text, b.end()))
+                    if not denied:
+                        self.add("order", (ta, tb), start, end, topic="width chain")
+                    self.add("skip", (ta, tb), start, end, denied, topic="width chain")
                     last = b
                     for t, at in ((ta, a), (tb, b)):
                         if t[1] not in self.facts.widths:
