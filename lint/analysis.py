@@ -504,10 +504,8 @@ class Engine:
         body = sentence.text.lstrip()
         prefix = f"{intent}: "
         shift = sentence.start + len(sentence.text) - len(body) - len(prefix)
-        return [Prop(p.kind, p.args, p.negated, p.start + shift, p.end + shift, p.topic,
-                     tuple((a + shift, b + shift, r) for a, b, r in p.fix_spans))
-                for p in self._read_text(prefix + body, lexicon, heading)
-                if p.start >= len(prefix)]
+        return _moved([p for p in self._read_text(prefix + body, lexicon, heading)
+                       if p.start >= len(prefix)], lambda offset: offset + shift)
 
     def _with_subject(self, term: str, sentence: reading.Sentence, unit: Unit,
                       lexicon: Lexicon) -> list[Prop]:
@@ -556,13 +554,10 @@ class Engine:
         def back(offset: int) -> int:
             return offset if offset < joint else offset + shift
 
-        def start(p: Prop) -> int:
-            # (a claim read from "hours : 3" is the value's: its column is the value cell's)
-            return back(p.start if p.end <= joint else max(p.start, joint))
-
-        return [Prop(p.kind, p.args, p.negated, start(p), back(p.end), p.topic,
-                     tuple((back(a), back(b), repl) for a, b, repl in p.fix_spans))
-                for p in self._read_text(f"{cells[0]} : {cells[value]}", lexicon, unit.heading)]
+        # (a claim read from "hours : 3" is the value's: its column is the value cell's)
+        props = [replace(p, start=p.start if p.end <= joint else max(p.start, joint))
+                 for p in self._read_text(f"{cells[0]} : {cells[value]}", lexicon, unit.heading)]
+        return _moved(props, back)
 
     def _request_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
         """'| requested | widths tried, in order |' over '| 4x | 8x, 4x, 2x, 1x |': the
@@ -832,13 +827,12 @@ class Engine:
             return False
         (r1, a), (r2, b) = heads
         fa, fb = family_of(a.term), family_of(b.term)
-        texts = [r1.sentence.text, r2.sentence.text]
-        if fa == fb or not (WITHIN_WIDTH.search(lead) or any(WITHIN_WIDTH.search(t)
-                                                             for t in texts)) or \
-                not any(FAMILY_BLOCK.search(t) or sum(
-                    tk.kind == "model" for tk in lexicon_tokens) >= 2
-                    for t, lexicon_tokens in zip(texts, (r1.sentence.tokens, r2.sentence.tokens),
-                                                 strict=True)):
+        sentences = (r1.sentence, r2.sentence)
+        # (an item names a block by "all A100 rungs" or by listing the family's models)
+        if fa == fb or not (WITHIN_WIDTH.search(lead) or
+                            any(WITHIN_WIDTH.search(x.text) for x in sentences)) or \
+                not any(FAMILY_BLOCK.search(x.text) or
+                        sum(t.kind == "model" for t in x.tokens) >= 2 for x in sentences):
             return False
         r1.props[:] = [p for p in r1.props if p.kind not in ("order", "skip", "first")]
         r1.props.append(Prop("family-block", (kind, fa, fb), False, a.start, a.end,
@@ -1472,6 +1466,14 @@ def _bare_width_cell(cell: str, facts: Facts) -> int | None:
     """'| 4 |' in a width column: a bare count is the width, when the ladder has it."""
     m = re.fullmatch(r"\s*[*_`]*(\d{1,2})\s*[×x]?[*_`]*\s*", cell)
     return int(m.group(1)) if m and int(m.group(1)) in facts.widths else None
+
+
+def _moved(props: list[Prop], where) -> list[Prop]:
+    """Propositions read from a rewritten text, each offset (spans and fixes) put
+    back where `where` says it stands in the unit's own text."""
+    return [replace(p, start=where(p.start), end=where(p.end),
+                    fix_spans=tuple((where(a), where(b), r) for a, b, r in p.fix_spans))
+            for p in props]
 
 
 def _placed(props: list[Prop], start: int, end: int) -> list[Prop]:

@@ -422,34 +422,32 @@ def _family_block(p: Prop, facts: Facts):
     """At one width, every rung of one family before any of the other's: the
     ladder goes model by model, so only when the families share no model."""
     kind, a, b = p.args
-    seen, label = set(), []
-    for k in ((kind,) if kind else ("short", "long")):
-        order = facts.rungs_at(k)
+
+    def before(order: tuple[tuple[str, str], ...]) -> bool | None:
         ia = [i for i, (f, _) in enumerate(order) if f == a]
         ib = [i for i, (f, _) in enumerate(order) if f == b]
-        if not ia or not ib:
-            return None, "", ()
-        seen.add(max(ia) < min(ib))
-        label.append(f"{k} jobs " + " → ".join(f"{_family_short(facts, f)} {m}"
-                                                for f, m in order))
-    holds = seen.pop() if len(seen) == 1 else None
-    return holds, "at one width, model by model: " + "; ".join(label), ()
+        return max(ia) < min(ib) if ia and ib else None
+
+    holds, label = _in_each_class(kind, facts, None, before)
+    return holds, ("at one width, model by model: " + label) if label else "", ()
 
 
 def _family_widths(p: Prop, facts: Facts):
     family = facts.config.families.get(p.args[0])
     if family is None:
         return None, "", ()
-    return set(p.args[1]) == set(family.widths), \
-        f"{facts.family_label(family.name)} has widths {', '.join(map(str, family.widths))}", ()
+    return set(p.args[1]) == set(family.widths), _widths_of(facts, family), ()
 
 
 def _family_max(p: Prop, facts: Facts):
     family = facts.config.families.get(p.args[0])
     if family is None:
         return None, "", ()
-    return max(family.widths) == p.args[1], \
-        f"{facts.family_label(family.name)} has widths {', '.join(map(str, family.widths))}", ()
+    return max(family.widths) == p.args[1], _widths_of(facts, family), ()
+
+
+def _widths_of(facts: Facts, family) -> str:
+    return f"{facts.family_label(family.name)} has widths {', '.join(map(str, family.widths))}"
 
 
 def _width_families(p: Prop, facts: Facts):
@@ -819,18 +817,30 @@ def _rung_order(p: Prop, facts: Facts):
     width: model-major, family-minor, in the order of the job's length class (or
     of both classes, when the text names none)."""
     kind, a, b = p.args
-    seen = set()
-    label = []
+    ra, rb = (a[1][0], a[1][2]), (b[1][0], b[1][2])
+
+    def before(order: tuple[tuple[str, str], ...]) -> bool | None:
+        return order.index(ra) < order.index(rb) if ra in order and rb in order else None
+
+    holds, label = _in_each_class(kind, facts, a[1][1] or b[1][1] or None, before)
+    return holds, ("at one width, " + label) if label else "", ()
+
+
+def _in_each_class(kind: str | None, facts: Facts, width: int | None, before
+                   ) -> tuple[bool | None, str]:
+    """`before` asked of the rung order at one width for the job's length class, or
+    for both classes when the text names none: whether it holds (None when the
+    classes disagree or a rung is not there) and the orders, for the message."""
+    seen, label = set(), []
     for k in ((kind,) if kind else ("short", "long")):
-        order = facts.rungs_at(k, a[1][1] or b[1][1] or None)
-        ra, rb = (a[1][0], a[1][2]), (b[1][0], b[1][2])
-        if ra not in order or rb not in order:
-            return None, "", ()
-        seen.add(order.index(ra) < order.index(rb))
+        order = facts.rungs_at(k, width)
+        answer = before(order)
+        if answer is None:
+            return None, ""
+        seen.add(answer)
         label.append(f"{k} jobs " + " → ".join(f"{_family_short(facts, f)} {m}"
                                                 for f, m in order))
-    holds = seen.pop() if len(seen) == 1 else None
-    return holds, "at one width, " + "; ".join(label), ()
+    return (seen.pop() if len(seen) == 1 else None), "; ".join(label)
 
 
 def _family_short(facts: Facts, family: str) -> str:

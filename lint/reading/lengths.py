@@ -256,8 +256,7 @@ class LengthReading(ReaderBase):
                                         re.I)]
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
         if self.carried and durations and any(
-                _DEGRADES_TO.search(self.text(self.s.start, t.start))
-                for t in self.terms if t.term[0] == "width") and \
+                self._sent_to(t) for t in self.terms if t.term[0] == "width") and \
                 self._carried_example(classes, durations):
             # "GCP had nothing at 4x, so the router dropped to 2x, where the job runs
             # 12 h": the job of the sentence before, where it went
@@ -890,6 +889,10 @@ class LengthReading(ReaderBase):
         self.request = self.carried
         return True
 
+    def _sent_to(self, width: TermTok) -> bool:
+        """'… dropped to 2x', 'so it tried 1x': the sentence moves a job to `width`."""
+        return bool(_DEGRADES_TO.search(self.text(self.s.start, width.start)))
+
     def _carried_example(self, classes: list[Token], durations: list[Token]) -> bool:
         """'A 1 h job at 8×: at 8× it is short; at 2× (4 h) short': the job of the
         sentence before, stated at each width this one names."""
@@ -900,7 +903,7 @@ class LengthReading(ReaderBase):
         # "1 GPU: 16 h"
         keyed = bool(widths) and not self.text(self.s.start, widths[0].start).strip(" `*_") \
             and re.match(r"[`*_]*\s*(?:[:—–=-]|→|->)", self.unit_text[widths[0].end:])
-        degraded = any(_DEGRADES_TO.search(self.text(self.s.start, w.start)) or (
+        degraded = any(self._sent_to(w) or (
             _CLAUSE_AT.search(self.text(self.s.start, w.start)) and
             _ITS_JOB.match(self.unit_text, w.end)) for w in widths)
         if not follow_up and not keyed and not degraded and not re.match(

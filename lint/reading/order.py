@@ -96,15 +96,15 @@ _TIME_AFTER = re.compile(r"\s+(?:(?:about|roughly|around|only|just)\s+)?(?:an?\s
 _JOINED = re.compile(r"[\s`*_]*(?:,|and|or|&|/|plus)[\s`*_]*(?:the\s+)?[\s`*_]*", re.I)
 
 
-# "at that width", "within a width", "per width": one width's rungs
 # the order named by its kind: "families are tried family-major at each width"
 # (as a verb's manner: "family-major order" alone is the name of one, as in a table)
 FAMILY_MAJOR = re.compile(r"(?:\b(?:is|are|goes|go|tried|walked|walks?|runs?|ordered|"
                           r"sorted|works?|happens?)\s+(?:\w+\s+)?|[:=—–]\s*[*_`]*)"
                           r"family[- ](?:major|first)\b"
                           r"(?![- ]minor)", re.I)
+# "at that width", "within a width", "per width": one width's rungs
 WITHIN_WIDTH = re.compile(r"\b(?:at|within|in|on)\s+(?:that|one|each|a|the\s+same|a\s+given|"
-                           r"any)\s+width\b|\bper\s+width\b", re.I)
+                          r"any)\s+width\b|\bper\s+width\b", re.I)
 # "every A100 rung", "all of the H100 rungs", "one family at a time"
 FAMILY_BLOCK = re.compile(r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\S+\s+){0,2}?"
                           r"(?:rungs?|options?)\b|\bone\s+family\s+(?:at\s+a\s+time|completely|"

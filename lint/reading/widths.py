@@ -18,7 +18,7 @@ from lint.reading.cues import (
     REACH_CUE,
     WIDTH_TOPIC,
 )
-from lint.reading.sentence import TermTok
+from lint.reading.sentence import TermTok, family_of
 
 _WIDTH_CELL = re.compile(r"(?:^|\|)\s*((?:\d{1,2}\s*[×x]?\s*(?:,|→|->)\s*)+\d{1,2}\s*[×x]?)"
                          r"\s*(?=\||$)")
@@ -453,7 +453,7 @@ class WidthReading(ReaderBase):
         source = before[-1] if before else next(
             (t for t in reversed(self.previous_terms) if t.term[0] == "width"), None)
         if m.group("req"):  # the widest request shows the widths skipped
-            source = TermTok(("width", self.facts.widest), to.start if to else at, at)
+            source = TermTok(("width", self.facts.widest), at, at)
         if to is None or source is None or source.term == to.term:
             return
         self.add("skip", (source.term, to.term), to.start, to.end,
@@ -468,8 +468,6 @@ class WidthReading(ReaderBase):
         widths = [t for t in self.terms if t.term[0] == "width"]
         if not fams or not widths:
             return
-        from lint.reading.sentence import family_of
-
         for f in fams:
             w = next((w for w in widths if w.start > f.end and
                       _TOPS_OUT.fullmatch(self.text(f.end, w.start))), None)
