@@ -394,8 +394,13 @@ class Engine:
         job_intent: str | None = None  # the intent of a worked job a sentence stated
         if self._models_named[0] != unit.list_id or not unit.list_id:
             self._models_named = (unit.list_id, ())
+        rejected_title = _rejected_title(unit)
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
+            if rejected_title and not out and sentence.text.strip() == rejected_title:
+                # "## Non-goals" over "**An opt-in flag for 8-GPU machines.** …": the
+                # bold title names an option that was turned down, not today's ladder
+                sentence.history = True
             sentence.context = unit_context or reading.in_context(
                 lexicon, sentence.text, unit.heading) or any(
                 r.sentence.context for r in out) or sum(
@@ -1390,6 +1395,21 @@ _PRONOUN_SUBJECT = re.compile(
 _VERDICT_WORD = re.compile(r"\b(?:revise\w*|warn\w*|approv\w*|block\w*|reject\w*|verdict|"
                            r"advisory|fails?|passes)\b", re.I)
 # A glossary entry: "**Long job** — …", "**a2-ultragpu**: …"
+# a section of turned-down options: its bold titles name what was not done
+_REJECTED_SECTION = re.compile(
+    r"\b(?:non-?goals?|alternatives?|rejected|out\s+of\s+scope|not\s+(?:doing|planned)|"
+    r"won['’]t\s+do|discarded|dropped\s+ideas?|ideas?\s+we\s+dropped)\b", re.I)
+_BOLD_TITLE = re.compile(r"\s*(\*\*|__)(?P<title>[^*_\n]{3,120}?)\1")
+
+
+def _rejected_title(unit: Unit) -> str | None:
+    """The bold title that opens a unit under a section of turned-down options."""
+    if not _REJECTED_SECTION.search(unit.heading):
+        return None
+    m = _BOLD_TITLE.match(unit.raw or "")
+    return m["title"].strip() if m else None
+
+
 _GLOSSARY = re.compile(r"^\s*\*\*(?P<term>[^*\n]{1,40}?)\*\*\s*(?:—|–|-{1,2}|:)\s+")
 # "…, and today it sits at five hours": the same subject again, after a joint
 _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)?\bit\b"

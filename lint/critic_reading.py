@@ -44,6 +44,10 @@ _COUNT_AS = re.compile(r"\b(?:count|treat|consider|regard|call|classify|class)\w
 _NEGATED_VERB = re.compile(r"\b(?:never|not|don't|do\s+not|doesn't|does\s+not|no\s+longer)\s+"
                            r"(?:\w+\s+)?(?:count|treat|consider|regard|call|classify|class)\w*\b",
                            re.I)
+# a list of rules and the verb that gives them a verdict: "…, X and Y are warnings"
+_PREDICATE_VERDICT = re.compile(r"[^:;.]*?\b(?:are|is|get|gets|stay|stays|remain|remains|"
+                                r"count\s+as|counts\s+as)\s+(?:only\s+|just\s+|merely\s+)?"
+                                r"(?:an?\s+)?", re.I)
 _ONE_PHASE = re.compile(r"\W*(?:an?|one|this|that|the\s+same)\s+(?:[\w.-]+\s+){0,5}?(?:phase|plan|"
                         r"job|run|launch)\b", re.I)
 # "…; at 0.9 GPU-hours staying narrow is fine": a case given by its amount
@@ -114,8 +118,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             after = [v for v in verdicts if v.start >= rule.end]
             cue = after[0] if after else verdicts[-1]
             if len({v.kind for v in verdicts}) > 1 and len(rules) > 1:
-                near = min(verdicts, key=lambda v: abs(v.start - rule.start))
-                cue = near
+                # the verdict the rules' own verb gives them, else the nearest: "It does
+                # not REVISE on advisories: hardcoded-width, … are warnings" warns
+                said = [v for v in after if _PREDICATE_VERDICT.fullmatch(
+                    reader.unit_text[rule.end:v.start])]
+                cue = said[0] if said else min(verdicts, key=lambda v: abs(v.start - rule.start))
             target = next((v for v in verdicts if _TURNS.search(
                 reader.text(reader.s.start, v.start))), None)
             if target is not None:

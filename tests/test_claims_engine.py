@@ -1816,6 +1816,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # "a width-1 phase below it is fine": a case the rule lets through
     ("The widening threshold defaults to 1.0 GPU-hour. A width-1 phase below it is fine even "
      "with a shardable axis.", False),
+    # the verdict the rules' own verb gives them, not one across the colon
+    ("It does not REVISE on advisories: hardcoded-width, oversubscribed and "
+     "unwaited-background are warnings and never change the verdict.", False),
+    ("It warns on advisories: hardcoded-width, oversubscribed and unwaited-background are "
+     "REVISEd.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2640,6 +2645,30 @@ STRUCTURED = [
      []),
     ("The comparison uses the length at each width: a 2 h request at 8× is still short at "
      "4×.", [1]),
+    # "does not exhaust every A100 option before an H100": a walk denied, not an order
+    ("The router does not exhaust every A100 option before it touches an H100.", []),
+    ("The router tries H100 before A100 at each width.", [1]),
+    # a turned-down option's bold title, and the reason it was turned down
+    ("## Non-goals\n\n**An opt-in flag for eight-GPU machines.** The 8× rungs are already "
+     "part of the automatic ladder.", []),
+    ("## Non-goals\n\n**An opt-in flag for eight-GPU machines.** The 8× rungs are not part of "
+     "the automatic ladder.", [3]),
+    ("An early draft asked SLURM first. We rejected it: putting campus-preempt ahead of GCP "
+     "would delay jobs.", []),
+    ("Putting campus-preempt ahead of GCP would delay jobs.\nSo the router puts SLURM first.",
+     [2]),
+    # a second job in its own sentence is not the first one carried on
+    ("8 GPUs × 2 h is 4 h at width 4, so it is long there. Likewise 8 GPUs × 25 h is 200 h at "
+     "width 1, past the 168 h cap, so width 1 has no FLEX_START rung.", []),
+    ("8 GPUs × 2 h is 4 h at width 4, so it is long there. Likewise 8 GPUs × 25 h is 200 h at "
+     "width 1, so width 1 still has a FLEX_START rung.", [1]),
+    # an example after the minimum-width cue is the cue's example, not its value
+    ("SLURM runs at the intent's minimum width rather than the width you requested, so an "
+     "eight-GPU capture-7b request lands on campus as a one-GPU job.", []),
+    ("SLURM runs at the intent's minimum width, which for capture-7b is 8.", [1]),
+    # "had no notion of width and simply asked for …": a new predicate, not negated
+    ("The v0 prototype had no notion of width and simply asked for one on-demand A100.", []),
+    ("Our launcher has no notion of width and simply asks for one on-demand H100.", [1]),
 ]
 
 

@@ -46,9 +46,11 @@ _CAPACITY = re.compile(r"(?:\bup\s+to|\bat\s+most|\bmax(?:imum)?(?:\s+(?:width|o
 
 # "…and leads with on-demand A100", "… and its first GCP rung is …": a new predicate
 # after "and", past a "no" that only quantified a noun before it
-_NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+)?(?:(?:its|their|the)\s+(?:[\w-]+\s+){1,3}?"
-                            r"(?:is|are)\b|(?:leads?|go(?:es)?|starts?|falls?|moves?|opens?|uses?|"
-                            r"tries|try|gets?)\b)", re.I)
+_NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+|simply\s+|just\s+|always\s+)?"
+                            r"(?:(?:its|their|the)\s+(?:[\w-]+\s+){1,3}?(?:is|are)\b|(?:leads?|go(?:es)?|went|"
+                            r"starts?|started|falls?|fell|moves?|moved|opens?|uses?|used|tries|"
+                            r"tried|try|gets?|got|asks?|asked|requests?|requested|sends?|sent|"
+                            r"runs?|ran|picks?|picked|lands?|landed)\b)", re.I)
 # "…admits 4 GPUs at most"
 # "No job starts on SLURM": "no" quantifying the clause's subject denies its predicate
 _NO_SUBJECT = re.compile(r"\s+(?:\w+\s+)?(?:jobs?|requests?|phases?|runs?|dispatch(?:es)?)\s+"

@@ -71,6 +71,7 @@ _AS_REQUESTED = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:same\s+|full\
                            r"^\W{0,3}the\s+(?:width|gpu\s+count|number\s+of\s+gpus)\s+(?:you|it|they|"
                            r"the\s+(?:job|user|request|plan|phase))\s+(?:asked\s+for|requested|wanted|"
                            r"(?:was|were)\s+(?:requested|dispatched)\s+(?:at|with))", re.I)
+_NO_OBJECT = re.compile(r"\s*(?:[;.]|,\s*(?:so|and|but|which|while|because|then)\b)", re.I)
 _AS_MINIMUM = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:intent'?s\s+)?"
                          r"min(?:imum)?\s+width", re.I)
 
@@ -249,8 +250,10 @@ class LaneReading(ReaderBase):
             rest = self.text(at, min(self.s.end, at + 60))
             intents = [t for t in self.tokens if t.kind == "intent"]
             intent = intents[0].value if intents else None
-            if _AS_MINIMUM.match(rest):
-                continue  # "ask for the minimum width" says what the planner does
+            if _AS_MINIMUM.match(rest) or _NO_OBJECT.match(rest):
+                # "ask for the minimum width" says what the planner does; "the width
+                # you requested, so …" has no object: a new clause follows
+                continue
             if _AS_REQUESTED.match(rest):
                 self.add("tail-width", (intent, "requested"), at, at + len(rest.split(",")[0]),
                          self.negated_before(at), topic="width after GCP")

@@ -92,6 +92,14 @@ _GPUS_TIMES_HOURS = re.compile(
     # "width 4 × 40 h"
     r"\bwidth\s*(?P<w4>\d{1,2})\s*[×x*]\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
+
+
+def _times_job(m: re.Match[str]) -> tuple[float, int]:
+    """(hours, width) of a "8 GPUs × 25 h" match."""
+    return (float(m["h"] or m["h2"] or m["h3"] or m["h4"]),
+            int(m["w"] or m["w2"] or m["w3"] or m["w4"]))
+
+
 # "… unless the job is long there", "except when it is short": the claim is the other class's
 _UNLESS = re.compile(r"\b(?:unless|except\s+(?:when|if|where|for))\b", re.I)
 # a §9 phase's own fields: "width 1, gpu_hours 2", "width: 4 · gpu_hours: 6"
@@ -219,8 +227,14 @@ class LengthReading(ReaderBase):
         return None
 
     def read_lengths(self) -> None:
+        stated = _GPUS_TIMES_HOURS.search(self.s.text)
+        if self.carried and stated:
+            # "Likewise 8 GPUs × 25 h is 200 h at width 1, so …": a job of its own,
+            # not the one the sentence before worked through
+            job = _times_job(stated)
+            self.carried = job if job[1] in self.facts.widths else None
         self._read_lengths()
-        times = _GPUS_TIMES_HOURS.search(self.s.text) if self.request is None else None
+        times = stated if self.request is None else None
         plan = _PLAN_WIDTH.search(self.s.text) if times is None and self.request is None \
             else None
         gpu_hours = _PLAN_GPU_HOURS.search(self.s.text) if plan else None
@@ -235,10 +249,7 @@ class LengthReading(ReaderBase):
                 self.request = (float(hours["h"]), int(gpus["n"]))
         if times:
             # "8 GPUs × 25 h = 200 GPU-hours.": the job the next sentence goes on about
-            width = int(times.group("w") or times.group("w2") or times.group("w3") or
-                        times.group("w4"))
-            hours = float(times.group("h") or times.group("h2") or times.group("h3") or
-                          times.group("h4"))
+            hours, width = _times_job(times)
             if width in self.facts.widths:
                 self.request = (hours, width)
 

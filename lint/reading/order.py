@@ -868,6 +868,10 @@ class OrderReading(ReaderBase):
             return
         if a[0] == "model" or b[0] == "model":
             return
+        if a[0] == b[0] == "family" and any(
+                p.kind == "family-major" and set(p.args) == {a[1][0], b[1][0]}
+                for p in self.props):
+            return  # "does not exhaust every A100 option before an H100": walked, not ordered
         self.add("order", (a, b), start, end, negated, topic="order")
 
     def _prefer(self) -> None:

@@ -52,6 +52,9 @@ _LISTED = re.compile(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list)
                      r"[\[{(]?"
                      r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
                      r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", re.I)
+# what follows the minimum-width cue is an example of it, not its value
+_EXAMPLE_AFTER = re.compile(r"[:;]|,\s+(?:so|e\.g\.|for\s+example|for\s+instance|say)\b|"
+                            r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
 _REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
                        r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
                        r"\bfails?\s+(?:validation|to\s+validate)\b|\berrors?\s+out\b", re.I)
@@ -230,10 +233,11 @@ class WidthReading(ReaderBase):
                              self.negated_before(at), topic="minimum width",
                              fix=((at, at + 1, ""),))
                 return
-            if cue and it.start > self.s.start + cue.end() and re.search(
-                    r"[:;]", self.text(self.s.start + cue.end(), it.start)):
+            if cue and it.start > self.s.start + cue.end() and _EXAMPLE_AFTER.search(
+                    self.text(self.s.start + cue.end(), it.start)):
                 # "…submits at the intent's minimum width: an eval-70b dispatch at 8x
-                # lands on SLURM with 2 GPUs": the example after the colon is its own
+                # lands on SLURM with 2 GPUs" ("…, so an eight-GPU capture-7b request
+                # lands as a one-GPU job"): the example after the cue is its own
                 continue
             if cue:
                 after = [w for w in widths if w.start >= self.s.start + cue.end()]
