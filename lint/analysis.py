@@ -286,6 +286,8 @@ class Engine:
                     unit_readings[0].props += self._lead_row(unit, table_header, lexicon)
                 setting = self._setting_row(unit, table_header, lexicon) if unit_readings \
                     else []
+                setting = setting or (self._condition_row(unit, table_header, lexicon)
+                                      if unit_readings else [])
                 if setting:  # the row says what its key is set to, and nothing else
                     unit_readings[0].props[:] = setting
                     for extra in unit_readings[1:]:
@@ -397,6 +399,15 @@ class Engine:
         rejected_title = _rejected_title(unit)
         for start, end in reading.split_sentences(unit.text):
             sentence = reading.tag_sentence(lexicon, unit.text, start, end)
+            if out and unit.text[out[-1].sentence.end:start].startswith(";") and \
+                    _PAST_ONLY.search(sentence.text) and \
+                    not _PRESENT_TENSE.search(sentence.text) and (
+                        out[-1].sentence.history or any(
+                            t.kind == "history" for t in lexicon.tag(
+                                out[-1].sentence.text, cues_alone=True))):
+                # "the v0 router (2023) had no widths; every dispatch got one GPU and it
+                # asked for preemptible capacity first": the history note goes on
+                sentence.history = True
             if rejected_title and not out and sentence.text.strip() == rejected_title:
                 # "## Non-goals" over "**An opt-in flag for 8-GPU machines.** …": the
                 # bold title names an option that was turned down, not today's ladder
@@ -563,6 +574,29 @@ class Engine:
         props = [replace(p, start=p.start if p.end <= joint else max(p.start, joint))
                  for p in self._read_text(f"{cells[0]} : {cells[value]}", lexicon, unit.heading)]
         return _moved(props, back)
+
+    def _condition_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
+        """'| if … | then the router … |' over '| campus-a100 missed | goes to RunPod |':
+        the row read as 'If campus-a100 missed, the router goes to RunPod.', its
+        spans put back on the row's cells."""
+        names = [c.strip(" *_`").lower() for c in header.split(" | ")]
+        cells = unit.cells
+        if len(names) != 2 or len(cells) != 2 or not _IF_COLUMN.match(names[0]) or \
+                not _THEN_COLUMN.match(names[1]) or not all(c.strip() for c in cells):
+            return []
+        condition, action = (c.strip() for c in cells)
+        subject = "" if _ACTION_SUBJECT.match(action) else "the router "
+        text = f"If {condition}, {subject}{action}."
+        at_action = 3 + len(condition) + 2 + len(subject)
+        starts = (_cell_start(unit, 0) + len(cells[0]) - len(cells[0].lstrip()),
+                  _cell_start(unit, 1) + len(cells[1]) - len(cells[1].lstrip()))
+
+        def back(offset: int) -> int:
+            if offset >= at_action:
+                return starts[1] + min(offset - at_action, len(action))
+            return starts[0] + min(max(offset - 3, 0), len(condition))
+
+        return _moved(self._read_text(text, lexicon, unit.heading), back)
 
     def _request_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
         """'| requested | widths tried, in order |' over '| 4x | 8x, 4x, 2x, 1x |': the
@@ -1395,6 +1429,15 @@ _PRONOUN_SUBJECT = re.compile(
 _VERDICT_WORD = re.compile(r"\b(?:revise\w*|warn\w*|approv\w*|block\w*|reject\w*|verdict|"
                            r"advisory|fails?|passes)\b", re.I)
 # A glossary entry: "**Long job** — …", "**a2-ultragpu**: …"
+# a clause after a history note's semicolon that is told in the past, and only there
+_PAST_ONLY = re.compile(r"\b(?:was|were|had|got|went|asked|used|tried|did|ran|sent|took|"
+                        r"[a-z]{3,}ed)\b", re.I)
+# (or a change that leads to today: "…; it was cut to 24 hours", "has since been")
+_PRESENT_TENSE = re.compile(r"\b(?:is|are|isn['’]t|aren['’]t|today|now|currently|these\s+days|"
+                            r"nowadays|still|since|has|have|(?:was|were)\s+(?:\w+\s+)?(?:cut|"
+                            r"lowered|raised|changed|moved|bumped|increased|decreased|reduced|"
+                            r"extended|shortened|set|swapped|reordered|replaced|dropped|updated|"
+                            r"flipped|switched))\b", re.I)
 # a section of turned-down options: its bold titles name what was not done
 _REJECTED_SECTION = re.compile(
     r"\b(?:non-?goals?|alternatives?|rejected|out\s+of\s+scope|not\s+(?:doing|planned)|"
@@ -1428,6 +1471,11 @@ _YES_NO = re.compile(r"(?P<yes>✅|✔️?|✓|yes|y|offered|allowed)|(?P<no>❌
                      re.I)
 # A paragraph that is only a title: a few words, no sentence or clause mark
 _TITLE_LEAD = re.compile(r"[*_\s]*[^\s.!?;:,][^.!?;:,]{0,58}[*_\s]*$")
+# a decision table: "| if … | then the router … |", "| when | what happens |"
+_IF_COLUMN = re.compile(r"(?:if|when|whenever|once|condition|situation|trigger|event|case)\b")
+_THEN_COLUMN = re.compile(r"(?:then|action|what\s+happens|(?:the\s+)?router\s+(?:does|will)|"
+                          r"next(?:\s+step)?|result|outcome|behaviou?r)\b")
+_ACTION_SUBJECT = re.compile(r"(?:the\s+)?(?:router|dispatch\w*|job|request|it|we|you)\b", re.I)
 _VALUE_COLUMN = re.compile(r"^[*_`]*(?:values?|default|current(?:\s+value)?|today|set\s+to)[*_`]*$")
 _REQUEST_COLUMN = re.compile(r"\b(?:request(?:ed)?|asked?\s+for|width\s+asked)\b")
 _CHAIN_COLUMN = re.compile(r"\b(?:tried|tries|order|chain|walk|walks|walked|sequence|fallbacks?|"

@@ -519,8 +519,12 @@ _FIRES_AFTER = re.compile(r"[`*_]*\s+(?:(?:does|do|will|would)(?:\s+not|n['’]t
 _VERDICT_LINE = re.compile(r"[\s*_>#-]*(?:(?:verdict|expected(?:\s+verdict)?|result|outcome|"
                            r"answer)\s*[:=—–-]|→|->)\s*[*_`]*(?:APPROVE|REVISE)\b", re.I)
 # an imperative verdict that opens the sentence, and the phase it is given to
-_VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:\d+[.)]\s*)?[*_`]*(?:APPROVE|REVISE)[*_`]*$")
-_PHASE_AFTER = re.compile(r"[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
+# (a short label and the critic as subject may come first: "**wei** 14:55 — the
+# critic APPROVEs a width-4 phase that runs …")
+_VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:[^\n—–`]{1,30}?(?:—|–|:)\s+)?(?:\d+[.)]\s*)?"
+                            r"(?:(?:the\s+)?(?:efficiency[- ])?critic\s+(?:will\s+|would\s+|"
+                            r"should\s+|must\s+)?)?[*_`]*(?:APPROVE|REVISE)[*_`]*$", re.I)
+_PHASE_AFTER = re.compile(r"[sS]?[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
                           r"(?:phases?|plans?|launch(?:es)?)\b", re.I)
 # "at width 1", "even at width 1", "width 1 included": the width a verdict is given at
 _WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"

@@ -1821,6 +1821,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "unwaited-background are warnings and never change the verdict.", False),
     ("It warns on advisories: hardcoded-width, oversubscribed and unwaited-background are "
      "REVISEd.", True),
+    # a chat line's label and the critic as the subject before the verdict
+    ("**wei** 14:55 — the critic APPROVEs a width-4 phase that runs `python gen.py "
+     "--device_map auto`, since the model is spread over all four GPUs.", True),
+    ("**wei** 14:55 — the critic REVISEs a width-4 phase that runs `python gen.py "
+     "--device_map auto`, since the model is spread over all four GPUs.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2669,6 +2674,33 @@ STRUCTURED = [
     # "had no notion of width and simply asked for …": a new predicate, not negated
     ("The v0 prototype had no notion of width and simply asked for one on-demand A100.", []),
     ("Our launcher has no notion of width and simply asks for one on-demand H100.", [1]),
+    # "every job" as the subject names both length classes
+    ("Every job still leads with SPOT; long ones just try FLEX before STANDARD.", [1]),
+    ("Short jobs lead with SPOT; long ones try FLEX before STANDARD.", []),
+    # a history note goes on past its semicolon while it is told in the past
+    ("*History:* the v0 router had no widths at all; every dispatch got one GPU and it "
+     "always asked for preemptible capacity first.", []),
+    ("The flex-start cap used to be 7 days; it was cut to 24 hours.", [1]),
+    # hurried notes' names: FS, FLEX, o-d
+    ("quick notes:\n- FS max = 168 h but it's strict: exactly 168 h (a week) gets no FS rung",
+     [2]),
+    ("quick notes:\n- FS max = 168 h and it's inclusive: exactly 168 h still gets an FS rung",
+     []),
+    ("H100 never runs o-d.", []),
+    ("H100 runs o-d too.", [1]),
+    # "since a3 is faster" gives a reason; the order before it stands
+    ("At each model it tries the H100 first and then the A100, since a3 is faster.", [1]),
+    # a decision table: each row is "if <condition>, the router <action>"
+    ("| if … | then the router … |\n| --- | --- |\n| every GCP rung missed | tries campus-a100 |"
+     "\n| campus-a100 waited 30 min with no node | goes straight to RunPod |", [4]),
+    ("| if … | then the router … |\n| --- | --- |\n| every GCP rung missed | tries campus-a100 |"
+     "\n| campus-a100 waited 30 min with no node | tries campus-preempt |", []),
+    # a lane's miss: what comes right after it
+    ("When campus-a100 misses, the router goes straight to RunPod.", [1]),
+    ("When campus-preempt misses, the router goes to RunPod.", []),
+    # "that lane" points back to the lane the sentence named
+    ("campus-preempt can sit for 2 h, so the router tries RunPod before that lane.", [1]),
+    ("campus-preempt can sit for 2 h, and the router tries RunPod only after that lane.", []),
 ]
 
 

@@ -66,7 +66,8 @@ _CONTRAST_REMARK = re.compile(r"[:\s—–]*(?:but|though|although|yet|however)\
 _COMPARISON = re.compile(r"\b(?:faster|slower|cheaper|pric(?:e|es|ing)|costs?|savings?|discount|"
                          r"throughput|speedup|improvement)\b", re.I)
 _PURPOSE = re.compile(
-    r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|the\s+\w+\s+(?:is|are)))\b.*|"
+    r"\b(?:so\s+that|so\s+as\s+to|because|since\s+(?:they|it|that|(?:the\s+)?[\w-]+\s+"
+    r"(?:is|are)))\b.*|"
     # "… first so the eval finishes faster": the result wanted, not a procedure
     r"\bso\s+(?:the\s+\w+|it|they|you|jobs?|runs?)\s+(?:finish|run|complete|end|start)\w*\b.*|"
     r",\s*since\b.*", re.I | re.S)

@@ -93,6 +93,11 @@ _GPUS_TIMES_HOURS = re.compile(
     r"\bwidth\s*(?P<w4>\d{1,2})\s*[×x*]\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
 
+# "every job", "all runs": both length classes, unless a clause narrows it
+_EVERY_JOB = re.compile(r"\b(?:every|each|any|all)\s+(?:single\s+)?(?:jobs?|runs?|requests?|"
+                        r"dispatch(?:es)?)\b(?!\s+(?:that|which|whose|under|over|below|above|"
+                        r"shorter|longer|of|at|on|in|with|for|where|when)\b)", re.I)
+
 
 def _times_job(m: re.Match[str]) -> tuple[float, int]:
     """(hours, width) of a "8 GPUs × 25 h" match."""
@@ -306,7 +311,9 @@ class LengthReading(ReaderBase):
             return
         # Both classes, one claim: "Preemptible capacity is tried first regardless of
         # job length", "tried first for every job, short or long".
-        every_length = ANY_LENGTH.search(self.s.text) if not classes else (
+        every_length = (ANY_LENGTH.search(self.s.text) or (
+            not durations and not self.procedural and self._every_job_subject())
+        ) if not classes else (
             len(classes) == 2 and not durations and _BOTH_CLASSES.search(self.s.text))
         if every_length and self.s.context and (
                 self.kinds("first") or self.kinds("last") or STRONG_THEN.search(self.s.text)):
@@ -315,6 +322,18 @@ class LengthReading(ReaderBase):
             for kind in ("short", "long"):
                 self._read_lead(kind, models, self.s.start, self.s.end)
             return
+        every_job = _EVERY_JOB.search(self.s.text) if classes and self.s.context else None
+        if every_job:
+            # "Every job still leads with SPOT; long ones just try FLEX before
+            # STANDARD": a clause about every job names both classes' lead
+            lo = self.clause_start(self.s.start + every_job.start())
+            hi = self.clause_end(self.s.start + every_job.end())
+            mine = [t for t in models if lo <= t.start < hi]
+            if mine and not any(lo <= c.start < hi for c in classes) and any(
+                    lo <= t.start < hi for t in self.kinds("first")):
+                for kind in ("short", "long"):
+                    self._read_lead(kind, mine, lo, hi)
+                models = [t for t in models if t not in mine]
         if not classes and not durations:
             kind = heading_class(self.heading)
             if kind:
@@ -333,6 +352,13 @@ class LengthReading(ReaderBase):
             self._read_lead(kind, seg_models, seg_start, seg_end)
         if not classes and durations:
             self._read_lead_at(durations, models)
+
+    def _every_job_subject(self) -> bool:
+        """'Every job (still) leads with SPOT': every job is the clause's subject."""
+        m = _EVERY_JOB.search(self.s.text)
+        return m is not None and not self.text(
+            self.clause_start(self.s.start + m.start()), self.s.start + m.start()).strip(
+            " \n\t*_`>-").lower().removeprefix("so").removeprefix("and").strip(" ,")
 
     def _class_segments(self, classes: list[Token]):
         """Each class word owns the text up to the next class word; a model
@@ -1160,6 +1186,17 @@ class LengthReading(ReaderBase):
             # would get none
             self.add("flex-for", (d.value,), d.start, d.end, True,
                      topic="FLEX_START maximum run")
+        for t in durations:
+            later = [f for f in fl if f.start > t.end]
+            if t.start > d.end and t.value == d.value and later and re.search(
+                    r"\bexactly\s+$", self.unit_text[max(self.s.start, t.start - 12):t.start],
+                    re.I) and re.search(r"\b(?:gets?|keeps?|has|have|receives?)\b",
+                                        self.text(t.end, later[0].start), re.I):
+                # "FS max = 168 h but it's strict: exactly 168 h gets no FS rung": the
+                # edge's own case, which says whether the limit includes it
+                self.add("flex-for", (t.value,), t.start, t.end,
+                         self.negated_before(later[0].start, since=t.end),
+                         topic="FLEX_START maximum run")
         for t in durations:
             # "168 h, i.e. five days": a restatement in other units is a claim of its own
             if t.start > d.end and t.value != d.value and _RESTATED.fullmatch(

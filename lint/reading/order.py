@@ -439,7 +439,9 @@ class OrderReading(ReaderBase):
     _EXHAUSTED = (r"miss(?:es|ed)?|(?:is|are)\s+(?:exhausted|dry|full|out|busy|unavailable|"
                   r"sold\s+out|gone|taken|saturated|at\s+capacity|stocked\s+out)|"
                   r"(?:is|are)(?:\s+not|n[’']t)\s+(?:there|available|free|in\s+stock)|"
-                  r"(?:has|have)\s+no\s+(?:[\w×-]+\s+)?(?:capacity|room|gpus|pods|slots|machines)|"
+                  r"(?:has|have)\s+no\s+(?:[\w×-]+\s+)?(?:capacity|room|gpus|pods|slots|machines|"
+                  r"nodes?)|waited\b[^,;:]{0,30}?\b(?:with\s+no|without)\s+(?:a\s+)?(?:free\s+)?"
+                  r"(?:nodes?|slots?|gpus?|capacity|allocation|start)|"
                   r"(?:has|have)\s+nothing|comes?\s+up\s+(?:empty|dry)|"
                   r"(?:doesn['’]t|does\s+not|don['’]t|do\s+not)\s+have\s+(?:\w+\s+)?(?:capacity|"
                   r"room|gpus|machines)|"
@@ -530,8 +532,10 @@ class OrderReading(ReaderBase):
             stage = ("backend", "gcp") if a.term[0] in ("width", "family") else a.term
             if stage[0] == b.term[0] == "backend" and stage != b.term:
                 self.add("skip", (stage, b.term), b.start, b.end, negated, topic="order")
-            if a.term[0] == "width" and b.term[0] in ("backend", "lane"):
-                # "once the 4× rungs have missed, dispatch drops to SLURM": 2× and 1× skipped
+            if a.term[0] in ("width", "lane") and b.term[0] in ("backend", "lane"):
+                # "once the 4× rungs have missed, dispatch drops to SLURM": 2× and 1×
+                # skipped; "when campus-a100 misses, the router goes to RunPod" skips
+                # the lanes after it
                 self.add("skip", (a.term, b.term), b.start, b.end, negated, topic="order")
 
     def read_only_after(self) -> None:
@@ -546,7 +550,8 @@ class OrderReading(ReaderBase):
         if not m or self.procedural or not self.s.context:
             return
         at = self.s.start + m.start()
-        if re.match(r"\W*(?:that|this|those|these|then)\b", self.s.text[m.end():], re.I):
+        if re.match(r"\W*(?:that|this|those|these|then)\b"
+                    r"(?!\s+(?:lane|backend|family|partition)\b)", self.s.text[m.end():], re.I):
             # "…, then RunPod, and only after that campus-a100": what follows comes after
             before = [t for t in self.terms if orderable(t.term) and t.end <= at]
             after = [t for t in self.terms if orderable(t.term) and t.start > at]

@@ -357,6 +357,25 @@ def terms(sentence: Sentence) -> list[TermTok]:
                 out[-1] = TermTok(merged, prev.start, end)
                 continue
         out.append(TermTok(term, tok.start, tok.end))
+    return _pointed(sentence, out)
+
+
+# "… campus-preempt can sit for 2 h, so the router tries RunPod before that lane":
+# a pointer back to a lane, backend or family the sentence named
+_POINTER = re.compile(r"\b(?:that|this|the\s+same)\s+(lane|backend|family|partition)\b", re.I)
+_POINTED_KIND = {"lane": "lane", "partition": "lane", "backend": "backend", "family": "family"}
+
+
+def _pointed(sentence: Sentence, found: list[TermTok]) -> list[TermTok]:
+    """Terms with each pointer back ("that lane") standing for the last term of its
+    kind named before it in the sentence."""
+    out = found
+    for m in _POINTER.finditer(sentence.text):
+        at, end = sentence.start + m.start(), sentence.start + m.end()
+        kind = _POINTED_KIND[m.group(1).lower()]
+        named = [t for t in found if t.term[0] == kind and t.end <= at]
+        if named and not any(t.start < end and at < t.end for t in out):
+            out = sorted([*out, TermTok(named[-1].term, at, end)], key=lambda t: t.start)
     return out
 
 
