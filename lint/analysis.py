@@ -390,7 +390,8 @@ class Engine:
         previous_model: reading.TermTok | None = None
         # "**a2-ultragpu** — the A100 family. SPOT and FLEX_START only; it never runs
         # on-demand.": a glossary entry's term is the subject of its definition
-        entry = _GLOSSARY.match(unit.raw or "")
+        # ("**Glossary: short job.** A job whose length … is under 4 h": a class's entry)
+        entry = _GLOSSARY.match(unit.raw or "") or _CLASS_TITLE.match(unit.raw or "")
         term = entry["term"].strip("`") if entry else None
         self._last_request = None
         job_intent: str | None = None  # the intent of a worked job a sentence stated
@@ -1453,6 +1454,8 @@ def _rejected_title(unit: Unit) -> str | None:
     return m["title"].strip() if m else None
 
 
+_CLASS_TITLE = re.compile(r"\s*(\*\*|__)(?:glossary\s*:\s*)?"
+                          r"(?P<term>(?:short|long)\s+(?:jobs?|runs?|phases?))\.?\1", re.I)
 _GLOSSARY = re.compile(r"^\s*\*\*(?P<term>[^*\n]{1,40}?)\*\*\s*(?:—|–|-{1,2}|:)\s+")
 # "…, and today it sits at five hours": the same subject again, after a joint
 _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)?\bit\b"

@@ -530,6 +530,8 @@ _PHASE_AFTER = re.compile(r"[sS]?[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]
 _WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
                           r"even\s+)?(?:an?\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
                           r"(?:included|too|as\s+well)\b", re.I)
+_ANY_WIDTH = re.compile(r"\b(?:at|on|for)\s+(?:any|every|each|all)\s+widths?\b|\bwhatever\s+the\s+"
+                        r"width\b|\bregardless\s+of\s+(?:the\s+)?width\b", re.I)
 _LAUNCH_KEY = re.compile(r"^\s*launch\s*:\s*", re.I)
 # what makes a case more than a launch at a width: its other conditions
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
@@ -555,6 +557,10 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
             raw = reader.unit_text[s.start - lead:s.end]
     base = s.start - lead
     widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
+    every_width = _ANY_WIDTH.search(raw) if not widths else None
+    if every_width:
+        # "`bash run.sh` … is APPROVEd at any width": so at the widest one too
+        widths = {max(reader.facts.widths)}
     verdict = _CASE_VERDICT.search(raw, lead)
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
         return []
@@ -564,13 +570,14 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     spans = [span for span in spans if span and span in raw and _is_launch(span)]
     # ("`bash run.sh` … `run.sh` is committed": the script a launch names is that launch)
     spans = [span for span in spans if not any(span != o and span in o for o in spans)]
-    if len(set(spans)) != 1:
-        return []
+    if len(set(spans)) != 1 and not (every_width and spans):
+        return []  # (every launch a rule at any width names is judged by the first)
     launch = spans[0]
-    width_at = _CASE_WIDTH.search(raw)
+    width_at = _CASE_WIDTH.search(raw) or every_width
     assert width_at is not None
     launch_end = raw.index(launch) + len(launch)
-    if verdict.start() < max(width_at.end(), launch_end) and not (
+    # (a width scope, "at any width", may follow the verdict it scopes)
+    if verdict.start() < max(0 if every_width else width_at.end(), launch_end) and not (
             _VERDICT_FIRST.match(raw, 0, verdict.end()) and
             _PHASE_AFTER.match(raw, verdict.end())) and not (
             launch_end <= verdict.start() and _WIDTH_SCOPE.search(raw, verdict.end())):

@@ -1826,6 +1826,10 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "--device_map auto`, since the model is spread over all four GPUs.", True),
     ("**wei** 14:55 — the critic REVISEs a width-4 phase that runs `python gen.py "
      "--device_map auto`, since the model is spread over all four GPUs.", False),
+    # "at any width" takes in the widest
+    ("A launch that only calls a script, such as `bash run.sh` or `sbatch job.slurm`, is "
+     "APPROVEd at any width.", True),
+    ("A launch that only calls a script, such as `bash run.sh`, is APPROVEd at width 1.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2701,6 +2705,24 @@ STRUCTURED = [
     # "that lane" points back to the lane the sentence named
     ("campus-preempt can sit for 2 h, so the router tries RunPod before that lane.", [1]),
     ("campus-preempt can sit for 2 h, and the router tries RunPod only after that lane.", []),
+    # the widths a request walks, spelled and listed with "then"
+    ("For an eight-GPU capture-7b request the GCP widths tried are eight, four and then one.",
+     [1]),
+    ("For an eight-GPU capture-7b request the GCP widths tried are eight, four, two and then "
+     "one.", []),
+    # "more than four hours" leaves 4 h out of the long class
+    ("Long means more than four hours.", [1]),
+    ("Long means four hours or more.", []),
+    # a glossary entry's bold title names the class its definition is about
+    ("**Glossary: short job.** A job whose length at the width being tried is four hours or "
+     "less.", [1]),
+    ("**Glossary: short job.** A job whose length at the width being tried is under four "
+     "hours.", []),
+    # the class judged on the request's hours alone
+    ("When a job is narrowed, the router keeps using the requested hours H for the short/long "
+     "decision.", [1]),
+    ("When a job is narrowed, the router does not use the requested hours for the short/long "
+     "decision.", []),
 ]
 
 

@@ -97,6 +97,8 @@ LENGTH_TOPIC = re.compile(r"\b(?:lead(?:s|ing)?|rungs?|ladder|rout(?:e|er|ing)|d
                            r"preemptible|dws|threshold|cut-?off|length\s+class(?:es)?|wall-?clock|"
                            r"counts?\s+as\s+(?:a\s+)?(?:short|long)|"
                            r"(?:short|long)\s+(?:jobs?|runs?|phases?)\s+(?:are|is|means?)|"
+                           # a glossary's entry: "Short job: a job whose length …"
+                           r"(?:short|long)\s+(?:jobs?|runs?|phases?)(?=[*_`]*\s*[:=—–])|"
                            r"short\s*(?:vs\.?|versus|/|and|or)\s*long|long\s*(?:vs\.?|/)\s*short)\b|"
                            r"[\"“*_]?\b(?:short|long)\b[\"”*_]?\s+(?:here\s+|now\s+|today\s+)?"
                            r"(?:means|is\s+defined\s+as)\b|"

@@ -578,6 +578,14 @@ class LengthReading(ReaderBase):
                         self.add("threshold", (value,), d.start, d.end,
                                  topic="length threshold", fix=fix)
                     continue
+                if not inclusive and relation == "over" and cls.kind == "long":
+                    # "Long means more than four hours": a job of exactly 4 h is short
+                    self.add("subset", ("at", value, "short"), d.start, d.end, negated,
+                             topic="length threshold")
+                    if exclusive and not negated:
+                        self.add("threshold", (value,), d.start, d.end,
+                                 topic="length threshold", fix=fix)
+                    continue
                 if (relation == "under") == (cls.kind == "short"):
                     self.add("threshold", (value,), d.start, d.end, negated,
                              topic="length threshold", fix=fix)

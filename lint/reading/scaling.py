@@ -93,6 +93,14 @@ _ALSO_LATER = re.compile(r"\b(?:each|every|per|again)\b|\b(?:not|rather\s+than|i
 _CLASS_NOT_CHANGING = re.compile(
     rf"\b{_NOT}\s+(?:change|affect|alter|touch)\s+(?:the\s+|its\s+|a\s+job'?s\s+)?"
     r"(?:length[- ]class|class(?:ification)?|short\s*/\s*long)\b", re.I)
+# "keeps using the requested hours H for the short/long decision", "classifies the
+# job by its requested hours": the class judged on the request's length alone
+_REQUESTED_HOURS = re.compile(
+    r"\b(?:keeps?\s+using|uses?|used|reuses?|applies|appl(?:y|ied)|goes\s+by|"
+    r"classif(?:y|ies|ied)\s+(?:\w+\s+){0,3}?by|bases?\s+(?:\w+\s+){0,3}?on)\s+"
+    r"(?:the\s+|its\s+)?(?:requested|original|asked[- ]for|submitted)\s+(?:hours|length|"
+    r"duration|wall[- ]?clock)(?:\s+H\b)?(?![^.;:]{0,40}\b(?:only\s+)?at\s+the\s+"
+    r"requested\s+width)", re.I)
 # "halving the width halves the wall-clock", "doubling the GPUs doubles the runtime"
 _HALVING = re.compile(r"\b(?P<a>halv\w*|doubl\w*|cutting\s+the\s+width\s+in\s+half)\s+"
                       r"(?:the\s+)?(?:width|GPU\s+count|number\s+of\s+GPUs|GPUs)\b[^.;:]{0,30}?\b"
@@ -108,7 +116,7 @@ _RECOUNTED = re.compile(r"\b(?:each|every|per|at\s+every|again|re-?(?:decided|co
 
 # The gate before a unit is read at all: a length or class word near a width word.
 _TOPIC = re.compile(r"\b(?:length|wall[- ]?clock|run[- ]?time|duration|class|h\s+job|"
-                    r"hours?\s+job)\b", re.I)
+                    r"hours?\s+job|requested\s+hours)\b", re.I)
 
 
 _TOPIC_GATE = Prefiltered(_TOPIC)
@@ -187,7 +195,7 @@ class ScalingReading(ReaderBase):
                 self._add_class_fixed(m, bool(m.group("neg")) or
                                       self._negated(self.s.start + m.start()))
                 return
-        m = _CLASS_NOT_CHANGING.search(text)
+        m = _CLASS_NOT_CHANGING.search(text) or _REQUESTED_HOURS.search(text)
         if m:
             self._add_class_fixed(m)
             return

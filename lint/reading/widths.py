@@ -3,6 +3,7 @@ that are not ladder widths, and the wide rungs in the auto ladder."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -50,8 +51,15 @@ _LISTED = re.compile(r"(?:\b|_)widths?(?:\s+(?:chain|ladder|order|sequence|list)
                      r"(?:\s+(?!\d+\b)[^\s:.,;=]+){0,7}?\s*"
                      r"(?:\([^)]{0,30}\)\s*)?(?:are|is|:|=|include|of|for|from|among)\s*"
                      r"[\[{(]?"
-                     r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|and|or|/)?\s*){2,})"
+                     r"((?:\d+(?!\d)\s*[×x]?\s*(?:,|(?:,\s*)?and(?:\s+then)?|(?:,\s*)?then|or|/)?"
+                     r"\s*){2,})"
                      r"(?!\s*(?:h|hrs?|hours?|min\w*|days?|gpu-?h\w*)\b)", re.I)
+@functools.lru_cache(maxsize=4)
+def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(sorted(words, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternatives})\b(?!-|\s+of\b)", re.I)
+
+
 # what follows the minimum-width cue is an example of it, not its value
 _EXAMPLE_AFTER = re.compile(r"[:;]|,\s+(?:so|e\.g\.|for\s+example|for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
@@ -523,6 +531,17 @@ class WidthReading(ReaderBase):
                     self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
                              topic="width chain")
 
+    def _spelled_as_digits(self) -> str:
+        """The sentence with each spelled width ("eight, four and then one") written as
+        its digits, padded so that offsets stay where they were."""
+        words = self.lexicon.width_numbers
+
+        def digits(m: re.Match[str]) -> str:
+            value = str(words[m.group(0).lower()])
+            return value + " " * (len(m.group(0)) - len(value))
+
+        return _spelled(tuple(words)).sub(digits, self.s.text)
+
     def read_widths(self) -> None:
         """'retried at 3×', 'up to 16×', 'allowed widths are 1, 2, 4, 6 and 8'."""
         if not _DIGIT.search(self.s.text) and not any(
@@ -533,7 +552,8 @@ class WidthReading(ReaderBase):
             return
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
         # ("`width`: must be one of 1, 2, 4, 6, 8": a field's key, then its rule)
-        listed = _LISTED.search(self.s.text) if "width" in self.s.text.lower() else None
+        listed = _LISTED.search(self._spelled_as_digits()) if "width" in self.s.text.lower() \
+            else None
         if not listed and bare:
             listed = bare  # "### Allowed widths" over "1, 2, 4, 8 and 16 GPUs."
         if not listed and re.search(r"\bwidths?\b", self.table_header, re.I):
@@ -552,8 +572,9 @@ class WidthReading(ReaderBase):
                 self.add("max-width", (int(widest.group(0)),), base + widest.start(),
                          base + widest.end(), self.negated_before(base + widest.start()),
                          topic="the auto ladder")
-            if len(values) >= 3 and values == sorted(values, reverse=True) and \
-                    re.search(r"fallback|chain|order|sequence|ladder|from", listed.group(0), re.I):
+            if len(values) >= 3 and values == sorted(values, reverse=True) and re.search(
+                    r"fallback|chain|order|sequence|ladder|from|tried|walked|\bthen\b|→|->",
+                    listed.group(0), re.I):
                 # "fallback widths (from 8x): 8, 4, 1" lists the steps in order
                 for a, b in itertools.pairwise(numbers):
                     ta, tb = ("width", int(a.group(0))), ("width", int(b.group(0)))
