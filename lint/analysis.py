@@ -441,7 +441,11 @@ class Engine:
             named = tuple(dict.fromkeys(t.term[1] for t in reader.terms if t.term[0] == "model"))
             if named:
                 self._models_named = (unit.list_id, named)
-            carried = reader.request or carried if unit.list_id else reader.request
+            # (a sentence that only restates the job's lengths, "At 2x that's 3 h and at
+            # 1x it's 6 h.", passes it on to the next)
+            carried = reader.request or carried if unit.list_id or (
+                carried and _RESTATES_JOB.match(sentence.text) and
+                any(t.kind == "duration" for t in sentence.tokens)) else reader.request
             self._last_request = reader.request or self._last_request
             previous_terms = [t for t in reader.terms if reading.orderable(t.term)]
             models = [t for t in reader.terms if t.term[0] == "model"]
@@ -1430,6 +1434,9 @@ _PRONOUN_SUBJECT = re.compile(
 _VERDICT_WORD = re.compile(r"\b(?:revise\w*|warn\w*|approv\w*|block\w*|reject\w*|verdict|"
                            r"advisory|fails?|passes)\b", re.I)
 # A glossary entry: "**Long job** — …", "**a2-ultragpu**: …"
+_RESTATES_JOB = re.compile(r"\W*(?:(?:so|and|then)\s+)?(?:at\s+\S+\s+)?(?:that['’]s|that\s+is|"
+                           r"it['’]s|it\s+is|it\s+runs|that\s+job|the\s+job|this\s+job)\b",
+                           re.I)
 # a clause after a history note's semicolon that is told in the past, and only there
 _PAST_ONLY = re.compile(r"\b(?:was|were|had|got|went|asked|used|tried|did|ran|sent|took|"
                         r"[a-z]{3,}ed)\b", re.I)

@@ -2723,6 +2723,16 @@ STRUCTURED = [
      "decision.", [1]),
     ("When a job is narrowed, the router does not use the requested hours for the short/long "
      "decision.", []),
+    # a job goes on through a sentence that only restates its lengths, and a later
+    # sentence's lead at a width is that job's
+    ("capture-7b asked at 4x for 1.5 h. At 2x that's 3 h and at 1x it's 6 h. So the 2x rungs "
+     "lead with FLEX_START.", [1]),
+    ("capture-7b asked at 4x for 1.5 h. At 2x that's 3 h and at 1x it's 6 h. So the 2x rungs "
+     "lead with SPOT, and 1x leads with FLEX_START.", []),
+    ("lora-7b 8x for 25 h → 4x 50 h → 2x 100 h → 1x 200 h.\nFlex-start is still on the menu "
+     "at 1x.", [2]),
+    ("lora-7b 8x for 25 h → 4x 50 h → 2x 100 h → 1x 200 h.\nFlex-start is not on the menu at "
+     "1x.", []),
 ]
 
 

@@ -90,7 +90,9 @@ _GPUS_TIMES_HOURS = re.compile(
     # "capture-7b, 2 GPUs for 1.5 h:"
     r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
     # "width 4 × 40 h"
-    r"\bwidth\s*(?P<w4>\d{1,2})\s*[×x*]\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
+    r"\bwidth\s*(?P<w4>\d{1,2})\s*[×x*]\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
+    # "capture-7b asked at 4x for 1.5 h", "lora-7b 8x for 25 h"
+    r"(?<![\w.])(?P<w5>\d{1,2})\s*[x×]\s+for\s+(?P<h5>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
 
 # "every job", "all runs": both length classes, unless a clause narrows it
@@ -101,8 +103,8 @@ _EVERY_JOB = re.compile(r"\b(?:every|each|any|all)\s+(?:single\s+)?(?:jobs?|runs
 
 def _times_job(m: re.Match[str]) -> tuple[float, int]:
     """(hours, width) of a "8 GPUs × 25 h" match."""
-    return (float(m["h"] or m["h2"] or m["h3"] or m["h4"]),
-            int(m["w"] or m["w2"] or m["w3"] or m["w4"]))
+    return (float(m["h"] or m["h2"] or m["h3"] or m["h4"] or m["h5"]),
+            int(m["w"] or m["w2"] or m["w3"] or m["w4"] or m["w5"]))
 
 
 # "… unless the job is long there", "except when it is short": the claim is the other class's
@@ -163,7 +165,7 @@ _RESTATED = re.compile(r"\s*(?:,\s*)?(?:i\.\s?e\.,?|that\s+is,?|or|=|\(|—|–)
                        r"(?:about\s+|roughly\s+)?", re.I)
 _LEAD_CONDITION = re.compile(r"\b(?:where|wherever|whenever|as\s+long\s+as)\b", re.I)
 _OFFER_WORDS = re.compile(r"\b(?:offered|offers?|available|gets?|keeps?|has|have|no|loses?|lost|"
-                          r"drops?|dropped|still)\b", re.I)
+                          r"drops?|dropped|still|on\s+the\s+menu|in\s+play)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bso\b")
 _MAX_WORD = re.compile(r"max|limit|cap|ceiling|run\s+duration|at\s+most|up\s+to|tops?\s+out|"
                        r"lives?|lasts?|lifetime")
@@ -280,6 +282,9 @@ class LengthReading(ReaderBase):
         if durations and self._worked_example(durations, models, classes):
             return
         if self.carried and models and self._carried_lead(models):
+            return
+        if self.carried and models and not durations and not classes and \
+                self._carried_width_lead(models):
             return
         if self.carried and (classes or durations or (models and _FOLLOW_UP.match(self.s.text))) \
                 and self._carried_example(classes, durations):
@@ -899,6 +904,29 @@ class LengthReading(ReaderBase):
         self.request = self.carried
         return True
 
+    def _carried_width_lead(self, models: list[TermTok]) -> bool:
+        """'A 1.5 h job at 4x. At 2x that's 3 h.' then 'So the 2x rungs lead with
+        FLEX_START, and 1x leads with FLEX_START as well': what the job of the
+        sentences before leads with at each width this one names."""
+        assert self.carried is not None
+        hours, width0 = self.carried
+        found = False
+        for lead in self.kinds("first"):
+            model = next((t for t in models if t.term[0] == "model" and
+                          0 <= t.start - lead.end <= 3), None)
+            widths = [t for t in self.terms if t.term[0] == "width" and
+                      self.clause_start(lead.start) <= t.start < lead.start]
+            if model is None or not widths or widths[-1].term[1] not in self.facts.widths or \
+                    widths[-1].term[1] > width0:
+                continue
+            self.add("consequence", (hours, width0, widths[-1].term[1], "lead", model.term[1]),
+                     model.start, model.end, self.negated_before(model.start),
+                     topic="derived length")
+            found = True
+        if found:
+            self.request = self.carried
+        return found
+
     def _carried_offer(self, models: list[TermTok]) -> bool:
         """'A run that is 30 h at 4× is … 120 h at 1×. At 1× that is past the
         flex-start limit, so the 1× rungs have no FLEX_START': whether the job of
@@ -911,8 +939,15 @@ class LengthReading(ReaderBase):
         if model is None or not _OFFER_WORDS.search(self.s.text):
             return False
         widths = [t for t in self.terms if t.term[0] == "width" and t.start < model.start]
+        after = [t for t in self.terms if t.term[0] == "width" and t.start > model.end and
+                 re.fullmatch(r"[^,;:.]*?\b(?:at|on)\s+", self.text(model.end, t.start))]
         if widths:
             at = widths[-1].term[1]
+        elif len(after) == 1 and not any(t.term[0] == "width" and t.start > after[0].end
+                                         for t in self.terms):
+            # "Flex-start is still on the menu at 1x" (a list of widths, "offered at 8×,
+            # 4× and 2× but not at 1×", is read with its polarity per width elsewhere)
+            at = after[0].term[1]
         elif re.search(r"\bthere\b|\bat\s+that\s+width\b", self.s.text, re.I):
             named = [t for t in self.previous_terms if t.term[0] == "width"]
             if not named:
