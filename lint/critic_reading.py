@@ -156,8 +156,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 # phase's case, which its numbers decide (see _phase_case)
                 continue
             if any(t.kind == "gpuhours" and re.search(
-                    r"\b(?:below|under|less\s+than|fewer\s+than)\s+$",
-                    reader.unit_text[max(s.start, t.start - 14):t.start], re.I)
+                    r"\b(?:below|under|less\s+than|fewer\s+than)\s+(?:the\s+)?$",
+                    reader.unit_text[max(s.start, t.start - 18):t.start], re.I)
                    for t in s.tokens):
                 # "Below 1.0 GPU-hour a narrow phase is fine": the case below the
                 # threshold, which the threshold reading checks

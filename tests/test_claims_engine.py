@@ -1830,6 +1830,8 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A launch that only calls a script, such as `bash run.sh` or `sbatch job.slurm`, is "
      "APPROVEd at any width.", True),
     ("A launch that only calls a script, such as `bash run.sh`, is APPROVEd at width 1.", False),
+    # "under the 1.0 GPU-hour threshold … staying narrow is fine" is a case, not the rule
+    ("That is under the 1.0 GPU-hour threshold, so staying narrow is fine there.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2733,6 +2735,24 @@ STRUCTURED = [
      "at 1x.", [2]),
     ("lora-7b 8x for 25 h → 4x 50 h → 2x 100 h → 1x 200 h.\nFlex-start is not on the menu at "
      "1x.", []),
+    # a router command inside a procedure names a tool, not the ladder
+    ("To test the RunPod backend in isolation: deploy a pod to RunPod first, then point "
+     "`backend-router dispatch --dry-run` at it.", []),
+    ("The router tries RunPod first, then GCP.", [1]),
+    # a CI schedule's GPU counts are no width chain
+    ("```mermaid\nflowchart LR\n  PR --> lint --> nightly[\"nightly: 2 GPUs, then 8 GPUs\"]\n"
+     "```", []),
+    # "the last width-1 GCP rung" picks one rung; it places no width last
+    ("Only after the last width-1 GCP rung misses: campus-a100, then campus-preempt.", []),
+    ("Only after the last width-1 GCP rung misses: campus-preempt, then campus-a100.", [1]),
+    # "STANDARD (A100 only)" is its own model's family, not the models before it
+    ("At each width the router tries FLEX_START first, then STANDARD (A100 only), then SPOT.",
+     []),
+    ("At each width the router tries FLEX_START first, then STANDARD (H100 only), then SPOT.",
+     [1]),
+    # labelled lines are sentences of their own
+    ("**Steps to reproduce:** `backend-router dispatch --intent capture-7b --gpu-count 4 "
+     "--hours 2`\n**Expected:** the campus SLURM cluster is tried before any GCP VM.", [2]),
 ]
 
 

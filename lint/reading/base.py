@@ -79,6 +79,7 @@ _CLAUSE_OR_PRICE = re.compile(
 
 # "we are not going through the router at all: deploy … to RunPod first": work
 # done by hand names the router only to set it aside
+_COMMAND_LINE = re.compile(r"\bbackend-router\s+[\w-]+(?:\s+--?[\w-]+(?:[ =](?!-)[^\s,;]+)?)*")
 _BYPASS = re.compile(r"\b(?:not\s+(?:going|go)\s+through|bypass(?:es|ing)?|outside(?:\s+of)?|"
                      r"without(?:\s+using)?|around)\s+(?:the\s+)?(?:backend[- ])?router\b", re.I)
 
@@ -119,8 +120,11 @@ class ReaderBase:
             # one set against the claim, "— but nobody had set a budget alert", is apart)
             body = body[:remark.start()]
         bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", body)))
+        # (a command line, "point `backend-router dispatch --dry-run` at it", names the
+        # router as a tool the procedure runs; it puts the sentence in no ladder context)
         self.procedural = bool(lexicon.procedural.search(bare)) and (
-            not STRONG_CONTEXT.search(sentence.text) or bool(_BYPASS.search(sentence.text)))
+            not STRONG_CONTEXT.search(_COMMAND_LINE.sub(" ", sentence.text)) or
+            bool(_BYPASS.search(sentence.text)))
         sentence.procedural = self.procedural
         # A worked example's job (hours, requested width), read here or carried
         # from the sentence before ("A 1 h job at 8×: …; at 2× (4 h) short")

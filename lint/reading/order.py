@@ -1115,6 +1115,13 @@ class OrderReading(ReaderBase):
     def _one_of_many(self, cue: Token, target: TermTok) -> bool:
         """'the first SLURM lane', 'the last GCP rung': the ordinal picks one of
         the backend's own lanes or rungs; it says nothing of the backend's place."""
+        if target.term[0] in ("width", "family") and not self.text(
+                cue.end, target.start).strip(" \n\t*_`") and re.match(
+                r"[\s`*_]*(?:gcp\s+|[\w-]+\s+)?(?:rung|option|attempt)\b(?!s)",
+                self.text(target.end, target.end + 20), re.I) and re.search(
+                r"\bthe\s+$", self.text(max(self.s.start, cue.start - 5), cue.start), re.I):
+            # "only after the last width-1 GCP rung misses": one rung of that width
+            return True
         if target.term[0] != "backend" or self.text(cue.end, target.start).strip(" \n\t*_`"):
             return False
         written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)

@@ -285,6 +285,9 @@ class ProvisioningReading(ReaderBase):
             # the models named before the family ("…, so a STANDARD rung always means
             # an A100" after it restates them)
             models = [m for m in models if m.end <= fam.start]
+            if fam.term[0] == "rung" and fam.term[1][2]:
+                # "…, then STANDARD (A100 only), then SPOT": the aside is its own model's
+                models = [TermTok(("model", fam.term[1][2]), fam.start, fam.start)]
             near = self.text(models[-1].end, fam.end + 30)
             # "The only on-demand rungs are on a2-ultragpu machine types"
             the_only = _THE_ONLY_BEFORE.search(self.text(self.clause_start(models[0].start),

@@ -37,6 +37,10 @@ class Sentence:
 
 # ---- sentences and tokens --------------------------------------------------------------------
 
+_VERDICT_AFTER = re.compile(r"[ \t*_`]*\w+(?:\s+\w+)?[ \t*_`]*[:=][ \t*_`]*(?-i:APPROVE|REVISE)")
+_LABEL_LINE = re.compile(r"[ \t]*[`*_]*[A-Z][\w'’]*(?:[ \t]+[\w'’]+){0,3}[`*_]*[ \t]*:[ \t]+\S")
+
+
 def _setting_breaks(text: str) -> list[re.Match[str]]:
     """Line breaks before a `key: value` line that starts a setting of its own:
     after a line that ends a sentence or a lead-in, after another setting, or
@@ -52,7 +56,11 @@ def _setting_breaks(text: str) -> list[re.Match[str]]:
         previous = text[text.rfind("\n", 0, m.start()) + 1:m.start()].rstrip(" *_`")
         key = line.group(0).split(":")[0].split("=")[0]
         if previous.endswith((":", ".", "!", "?", ")")) or SETTING_LINE.match(previous) or \
-                re.search(r"[_*{}/-]", key.strip(" `*")):
+                re.search(r"[_*{}/-]", key.strip(" `*")) or (
+                    _LABEL_LINE.match(previous) and key.strip(" `*")[:1].isupper() and
+                    not _VERDICT_AFTER.match(text, m.end())):
+            # ("Steps to reproduce: …" over "Expected: …": one labelled line each; a
+            # case's "Verdict: REVISE" stays with the phase it is given to)
             out.append(m)
     return out
 
