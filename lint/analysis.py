@@ -1445,7 +1445,8 @@ _PRESENT_TENSE = re.compile(r"\b(?:is|are|isn['’]t|aren['’]t|today|now|curre
                             r"nowadays|still|since|has|have|(?:was|were)\s+(?:\w+\s+)?(?:cut|"
                             r"lowered|raised|changed|moved|bumped|increased|decreased|reduced|"
                             r"extended|shortened|set|swapped|reordered|replaced|dropped|updated|"
-                            r"flipped|switched))\b", re.I)
+                            r"flipped|switched)|(?:fixed|corrected|amended|rewritten|reworded|"
+                            r"changed|updated)\s+(?:it\s+)?to)\b", re.I)
 # a section of turned-down options: its bold titles name what was not done
 _REJECTED_SECTION = re.compile(
     r"\b(?:non-?goals?|alternatives?|rejected|out\s+of\s+scope|not\s+(?:doing|planned)|"

@@ -2753,6 +2753,9 @@ STRUCTURED = [
     # labelled lines are sentences of their own
     ("**Steps to reproduce:** `backend-router dispatch --intent capture-7b --gpu-count 4 "
      "--hours 2`\n**Expected:** the campus SLURM cluster is tried before any GCP VM.", [2]),
+    # "Both X and Y are …": one predicate for each family
+    ("Both a2-ultragpu and a3-highgpu are spot/flex-start only.", [1]),
+    ("Both a2-ultragpu and a3-highgpu offer spot and flex-start.", []),
 ]
 
 

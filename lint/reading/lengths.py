@@ -100,6 +100,10 @@ _EVERY_JOB = re.compile(r"\b(?:every|each|any|all)\s+(?:single\s+)?(?:jobs?|runs
                         r"dispatch(?:es)?)\b(?!\s+(?:that|which|whose|under|over|below|above|"
                         r"shorter|longer|of|at|on|in|with|for|where|when)\b)", re.I)
 
+# a strict "over" ("more than four hours"), not a loose one ("once it passes 4 hours")
+_STRICTLY_OVER = re.compile(r"\b(?:(?:more|longer|greater)\s+than|over|above|exceed(?:s|ing)?|"
+                            r"in\s+excess\s+of)\s+(?:the\s+)?$", re.I)
+
 
 def _times_job(m: re.Match[str]) -> tuple[float, int]:
     """(hours, width) of a "8 GPUs × 25 h" match."""
@@ -583,13 +587,15 @@ class LengthReading(ReaderBase):
                         self.add("threshold", (value,), d.start, d.end,
                                  topic="length threshold", fix=fix)
                     continue
-                if not inclusive and relation == "over" and cls.kind == "long":
+                if not inclusive and relation == "over" and cls.kind == "long" and \
+                        _STRICTLY_OVER.search(self.unit_text[max(self.s.start, d.start - 20):
+                                                             d.start]):
                     # "Long means more than four hours": a job of exactly 4 h is short
+                    # (and the cut sits at 4 h, as "long: over 4 h" in a list also says)
                     self.add("subset", ("at", value, "short"), d.start, d.end, negated,
                              topic="length threshold")
-                    if exclusive and not negated:
-                        self.add("threshold", (value,), d.start, d.end,
-                                 topic="length threshold", fix=fix)
+                    self.add("threshold", (value,), d.start, d.end, negated,
+                             topic="length threshold", fix=fix)
                     continue
                 if (relation == "under") == (cls.kind == "short"):
                     self.add("threshold", (value,), d.start, d.end, negated,

@@ -60,6 +60,9 @@ _FAMILY_ORDER_JOINT = re.compile(r"\W*(?:(?:boxes|machines|rungs|vms|nodes|famil
                                  r"tried|always\s+)\s*)*(?:before|ahead\s+of|then|->|→|>|over)"
                                  r"\W*(?:the\s+)?", re.I)
 
+_AND_JOINT = re.compile(r"[\s,`*_]*(?:and|or|,)[\s`*_]*(?:the\s+)?")
+
+
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
 
@@ -135,6 +138,12 @@ class ProvisioningReading(ReaderBase):
         segments = self._segments([t.start for t in fams])
         carried: list[str] = []
         coordinated = re.search(r"\b(?:both|either|all|each)\b", self.s.text, re.I)
+        for i in range(len(fams) - 2, -1, -1):
+            if coordinated and self.s.start + coordinated.end() <= fams[0].start and \
+                    _AND_JOINT.fullmatch(self.text(fams[i].end, fams[i + 1].start)):
+                # "Both a2-ultragpu and a3-highgpu are spot/flex-start only": one
+                # predicate for both families
+                segments[i] = segments[i + 1]
         floor = self.s.start
         for fam_tok, (seg_start, seg_end) in zip(fams, segments, strict=False):
             family = family_of(fam_tok.term)
