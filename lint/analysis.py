@@ -425,6 +425,8 @@ class Engine:
             reader.list_lead = list_lead
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
+            reader.lead_defined = bool(term and _LEAD_TERM.fullmatch(term)) or bool(
+                out and not out[-1].sentence.props and _defines_lead(out[-1].sentence))
             if unit.list_id:  # the models an item before in the same list named
                 reader.models_before = self._models_named[1]
             sentence.props = reader.read()
@@ -1464,6 +1466,22 @@ def _rejected_title(unit: Unit) -> str | None:
 
 _CLASS_TITLE = re.compile(r"\s*(\*\*|__)(?:glossary\s*:\s*)?"
                           r"(?P<term>(?:short|long)\s+(?:jobs?|runs?|phases?))\.?\1", re.I)
+# a glossary term that names the model tried first: "lead", "leading model"
+_LEAD_TERM = re.compile(r"(?:the\s+)?(?:lead(?:ing)?(?:\s+(?:model|rung))?|first\s+(?:model|rung))",
+                        re.I)
+
+
+def _defines_lead(sentence) -> bool:
+    """'The provisioning model tried first at a width.': a sentence that says
+    what a lead is, naming no model."""
+    return bool(_FIRST_DEFINED.search(sentence.text)) and not any(
+        t.kind == "model" for t in sentence.tokens)
+
+
+_FIRST_DEFINED = re.compile(r"\b(?:tried|attempted|used|picked|requested|asked\s+for)\s+first\b|"
+                            r"\bfirst\s+(?:model|choice|rung)\b|\bleads?\s+with\b", re.I)
+
+
 _GLOSSARY = re.compile(r"^\s*\*\*(?P<term>[^*\n]{1,40}?)\*\*\s*(?:—|–|-{1,2}|:)\s+")
 # "…, and today it sits at five hours": the same subject again, after a joint
 _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)?\bit\b"

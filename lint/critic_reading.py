@@ -319,6 +319,16 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             not reader.text(launchers[0].end, launchers[1].start).strip():
         # "a CUDA_VISIBLE_DEVICES loop without &": the qualifier decides the class
         launchers = [launchers[1], *launchers[2:]]
+    split = next((b for a, b in itertools.pairwise(launchers) if b.value == "model-split" and
+                  a.value == "parallel" and _IS_A.fullmatch(reader.text(a.end, b.start))), None)
+    if split is not None:
+        # "`--tensor-parallel-size` is model splitting": the launcher before the
+        # predicate is claimed not to be parallel work
+        subject = launchers[launchers.index(split) - 1]
+        props.append(Prop("parallel", (subject.value, written(reader.unit_text, subject)),
+                          not reader.negated_before(split.start, since=subject.end),
+                          subject.start, subject.end, "parallel work"))
+        launchers = []
     if launchers:
         launcher = launchers[0]
         even = next((t for t in launchers[1:] if t.value == "serial" and
@@ -533,6 +543,16 @@ _WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?
 _ANY_WIDTH = re.compile(r"\b(?:at|on|for)\s+(?:any|every|each|all)\s+widths?\b|\bwhatever\s+the\s+"
                         r"width\b|\bregardless\s+of\s+(?:the\s+)?width\b", re.I)
 _LAUNCH_KEY = re.compile(r"^\s*launch\s*:\s*", re.I)
+# "X is model splitting", "X counts as model splitting", "X = just model splitting"
+_IS_A = re.compile(r"[\w-]*[`*_\s]*(?:\w+\s+)?(?:is|are|counts?\s+as|means|=|—)\s+"
+                   r"(?:just\s+|only\s+|really\s+|simply\s+|not\s+|never\s+)?"
+                   r"(?:a\s+(?:form\s+of\s+)?)?[`*_]*",
+                   re.I)
+# "as long as `run.sh` itself calls ", "if the script runs ": a script's contents
+_SCRIPT_BODY = re.compile(r"\b(?:as\s+long\s+as|provided(?:\s+that)?|if|when|so\s+long\s+as)\s+"
+                          r"(?:the\s+)?`?[\w./-]*(?:script|\.sh|\.slurm)`?\s+(?:itself\s+)?"
+                          r"(?:calls|runs|invokes|contains|starts|launches|wraps|execs?)\s+`?$",
+                          re.I)
 # what makes a case more than a launch at a width: its other conditions
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
                                r"\bfills?\b", re.I)
@@ -568,6 +588,9 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     spans = [_LAUNCH_KEY.sub("", m.group(1)).strip("\"'")
              for m in _CODE_SPAN.finditer(unit.raw or "")]
     spans = [span for span in spans if span and span in raw and _is_launch(span)]
+    # ("… is APPROVEd as long as `run.sh` itself calls `torchrun …`": what the script
+    # runs inside is no launch of the phase's; the critic does not read the script)
+    spans = [span for span in spans if not _SCRIPT_BODY.search(raw[:raw.index(span)])]
     # ("`bash run.sh` … `run.sh` is committed": the script a launch names is that launch)
     spans = [span for span in spans if not any(span != o and span in o for o in spans)]
     if len(set(spans)) != 1 and not (every_width and spans):
@@ -839,7 +862,9 @@ _STRICTLY_ABOVE = re.compile(
     r"\bneeds?\s+(?:strictly\s+)?more\s+than)[\s*_`]*(?:the\s+)?(?:\d|$)", re.I)
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
 _N = r"(\d+|two|three|four|five|six|eight|ten|sixteen)\b"
-_AXIS = re.compile(rf"(?:axis|shards?)\D{{0,40}}?(?:at\s+least|>=|≥|of\s+size|size)\s*{_N}|"
+_AXIS = re.compile(rf"(?:axis|shards?)\D{{0,40}}?(?:at\s+least|>=|≥|of\s+size|size)\s*{_N}"
+                   # ("an axis and at least 1.0 GPU-hours" is the work's amount)
+                   r"(?![.\d]*\s*(?:gpu|h\b|hours?\b))|"
                    rf"{_N}\s*\+?\s*(?:or\s+more\s+)?(?:shards?|items|entries|elements|prompts|"
                    r"values)\b(?:\s+or\s+more)?|"
                    rf"size\s*(?:of\s*)?{_N}\s*(?:or\s+more|\+)", re.I)

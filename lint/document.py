@@ -23,6 +23,14 @@ _MARKUP = re.compile(r"`|(?<![-/{])\*")
 _LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\s]|\([^()\s]*\))*\)")
 
 
+def plain_text(unit: Unit) -> str:
+    """A unit's text as the file writes it, before any key was spoken: its raw
+    text with the markup gone (a row's cells as they were)."""
+    if isinstance(unit, _RowUnit):
+        return " | ".join(_plain(cell) for cell in unit.raw.split(" | "))
+    return _plain(unit.raw or unit.text)
+
+
 def _plain(raw: str) -> str:
     """Inline text as the readers see it: markup characters gone, link targets blank."""
     if "](" in raw:
@@ -189,8 +197,10 @@ def parse(path: str, text: str) -> Document:
             doc.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
             language = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() \
                 else ""
+            help_taken = _add_help_lines(doc, token, heading) \
+                if language in _PROSE_FENCES or kind_of == "code_block" else set()
             if kind_of == "code_block" or language in _DATA_FENCES:
-                _add_data_lines(doc, token, heading)
+                _add_data_lines(doc, token, heading, help_taken)
             elif language in _SHELL_FENCES:
                 next_list = _add_shell_lines(doc, token, heading, next_list)
             elif language == "mermaid":
@@ -232,7 +242,12 @@ def parse(path: str, text: str) -> Document:
                 heading = content
             list_id, ordered, item = lists[-1] if lists and kind != "heading" else (0, False, 0)
             for first, part, quoted in _quote_parts(raw, token.map[0], lines, quotes > 0):
-                doc.units.append(Unit(kind, first + 1, _plain(part), heading, part,
+                text = _plain(part)
+                if "_" in text[:40] and "efault" in text:
+                    from .setting_anaphora import speak_default
+
+                    text = speak_default(text)  # "`short_threshold_hours` — default 6."
+                doc.units.append(Unit(kind, first + 1, text, heading, part,
                                       _columns(part, first, lines), list_id, ordered, item,
                                       quoted=quoted))
     return doc
@@ -316,13 +331,29 @@ _COMMENT = re.compile(r"(?:^|\s)#+[ \t]*([^#\n]*)$")
 _TRANSCRIPT = re.compile(r"^\S+:\d+(?::\d+)?:|^\s*\$ ", re.M)
 
 
-def _add_data_lines(doc: Document, token, heading: str) -> None:
+def _add_help_lines(doc: Document, token, heading: str) -> set[int]:
+    """A command's help text in the fence: each option's description (and the
+    help's paragraphs) read as prose. Returns the 0-based content lines used."""
+    from .help_text import help_lines, help_prose
+
+    prose = help_prose(token.content)
+    first = token.map[0] + (2 if token.type == "fence" else 1)  # the first content line
+    for part in prose:
+        doc.comment_lines.append(Unit("paragraph", first + part.offset, part.text, heading,
+                                      part.text, part.cols))
+    return help_lines(prose)
+
+
+def _add_data_lines(doc: Document, token, heading: str, help_taken: set[int]) -> None:
     if _TRANSCRIPT.search(token.content):
         return
     first = token.map[0] + (2 if token.type == "fence" else 1)  # the first content line
     parents: list[tuple[int, str]] = []  # (indent, key) of the keys that open a block
     tree_parent = ""  # the last line a tree's branches (`├─ SPOT`) hang from
-    for offset, line in enumerate(token.content.splitlines()):
+    content = token.content.splitlines()
+    for offset, line in enumerate(content):
+        if offset in help_taken:
+            continue
         if not _KEY_LINE.match(_plain_data(line)) and _add_drawn_line(
                 doc, first + offset, line, heading, tree_parent):
             continue
@@ -333,6 +364,16 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
             # "# 8x is opt-in only", "widths: [1, 2, 4, 8]  # narrowest first": a
             # comment in a config snippet is prose about it
             text = comment.group(1).rstrip()
+            setting = _NUMBER_SETTING.match(line[:comment.start()]) or next(
+                (m for later in content[offset + 1:offset + 4]
+                 if not later.lstrip().startswith("#")
+                 for m in [_NUMBER_SETTING.match(later)]), None) \
+                if not line[:comment.start()].strip() else _NUMBER_SETTING.match(
+                    line[:comment.start()])
+            if setting:  # "short_threshold_hours: 4  # jobs under this many hours …"
+                from .setting_anaphora import resolve
+
+                text = resolve(text, setting["key"], setting["value"])
             doc.comment_lines.append(Unit("paragraph", first + offset, text, heading, text,
                                           (comment.start(1),)))
         # the value without its comment, which is read on its own above
@@ -366,6 +407,9 @@ def _add_data_lines(doc: Document, token, heading: str) -> None:
 
 _SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "console", "shell-session",
                            "shellsession"})
+# fences a command's help text is pasted into
+_PROSE_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "help", "man",
+                           *_SHELL_FENCES})
 # a command with a job's flags ("backend-router dispatch --gpu-count 8 --hours 2")
 _JOB_FLAGS = re.compile(r"(?<![\w-])--(?:gpu[-_]count|gpus|num[-_]gpus|n[-_]gpus|width)(?:\s+|=)\d"
                         r"(?=[\s\S]*(?<![\w-])--hours?(?:\s+|=)\d)")
@@ -397,6 +441,9 @@ def _add_shell_lines(doc: Document, token, heading: str, next_list: int) -> int:
     return next_list
 
 
+# "short_threshold_hours: 4", '"max_wait_minutes" = 30': a setting with a number
+_NUMBER_SETTING = re.compile(r"[ \t]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z][\w.-]{0,60})[\"']?"
+                             r"[ \t]*[:=][ \t]*(?P<value>\d{1,6}(?:\.\d{1,3})?)[ \t,]*$")
 _KEY_IN_LINE = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]{0,40})(\s*)[:=](?![:=])")
 # drawn flows and trees in a plain fence: "8x ---> 4x ---> 1x", "├─ STANDARD"
 _FLOW_ARROW = re.compile(r"(?<=\S)\s*(?:[-─━]{1,}>|={1,}>|[-─━]*(?:→|⟶|⇒|▶|►|➜|➔|⮕|⇨))\s*(?=\S)")
@@ -516,6 +563,10 @@ def _add_row(doc: Document, row: list[tuple[str, str, int, int]], line: int, hea
     columns map each cell back to its place in the row's source line."""
     if not row:
         return
+    # a cell that is only a setting's key ("| min_width |") is read spoken, as a
+    # data line's key is: "min width"
+    row = [(_SNAKE_CELL.sub(" ", cell) if _SNAKE_KEY.fullmatch(cell.strip()) else cell,
+            raw, at, col) for cell, raw, at, col in row]
     text = " | ".join(cell for cell, _, _, _ in row)
     raw = " | ".join(r for _, r, _, _ in row)
     doc.units.append(_RowUnit("table-row", line, text, heading, raw, (0,), 0, False, 0,
@@ -523,6 +574,10 @@ def _add_row(doc: Document, row: list[tuple[str, str, int, int]], line: int, hea
                               cell_starts=tuple((len(" | ".join(r for _, r, _, _ in row[:k])) +
                                                  (3 if k else 0), col) for k, (_, _, _, col)
                                                 in enumerate(row))))
+
+
+_SNAKE_KEY = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_SNAKE_CELL = re.compile(r"(?<=[a-z0-9])_(?=[a-z0-9])")
 
 
 @dataclass(frozen=True)

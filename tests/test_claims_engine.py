@@ -1832,6 +1832,23 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("A launch that only calls a script, such as `bash run.sh`, is APPROVEd at width 1.", False),
     # "under the 1.0 GPU-hour threshold … staying narrow is fine" is a case, not the rule
     ("That is under the 1.0 GPU-hour threshold, so staying narrow is fine there.", False),
+    # what a script runs inside is no launch of the phase's: the critic cannot see it
+    ("A width-4 phase whose launch is `bash run.sh` is APPROVEd as long as `run.sh` itself "
+     "calls `torchrun --nproc_per_node=4`.", True),
+    ("A width-4 phase whose launch is `bash run.sh` is REVISEd even if `run.sh` itself calls "
+     "`torchrun --nproc_per_node=4`.", False),
+    # "X is model splitting" says X is no parallel work
+    ("For vLLM, `--tensor-parallel-size` is model splitting and keeps no extra GPU busy.",
+     True),
+    ("For vLLM, `--tensor-parallel-size` is not model splitting: each rank keeps a GPU busy.",
+     False),
+    # a help text's "this many GPU-hours" is the option's default
+    ("```\n  --widen-threshold GPU_HOURS   a width-1 phase with a shardable axis and at\n"
+     "                                least this many GPU-hours is needlessly-narrow\n"
+     "                                (default: 2.0)\n```", True),
+    ("```\n  --widen-threshold GPU_HOURS   a width-1 phase with a shardable axis and at\n"
+     "                                least this many GPU-hours is needlessly-narrow\n"
+     "                                (default: 1.0)\n```", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2756,6 +2773,66 @@ STRUCTURED = [
     # "Both X and Y are …": one predicate for each family
     ("Both a2-ultragpu and a3-highgpu are spot/flex-start only.", [1]),
     ("Both a2-ultragpu and a3-highgpu offer spot and flex-start.", []),
+    # a command's help text in a fence: each option's description is prose
+    ("```\n  --gpu-count N    requested width. On a miss the router\n"
+     "                   halves it; if the narrowest width misses too,\n"
+     "                   it retries one size wider before leaving GCP.\n```", [4]),
+    ("```\n  --gpu-count N    requested width. On a miss the router\n"
+     "                   halves it down to the intent's min width.\n```", []),
+    ("```text\nusage: backend-router dispatch [-h] [--gpu-count N]\n\n"
+     "Walks the ladder: RunPod first, then GCP.\n\noptions:\n"
+     "  --gpu-count N  requested width\n```", [4]),
+    # "drops straight to the intent's min width" skips the widths between
+    ("On a miss at 8 GPUs the router drops straight to the intent's min width.", [1]),
+    ("On a miss at 2 GPUs the router drops straight to the intent's min width.", []),
+    # "STANDARD rungs only ever use a2 machines: …": the first clause is its own claim
+    ("STANDARD (on-demand) rungs only ever use a2-ultragpu-{N}g machines: the A100 family "
+     "offers all three models.", []),
+    ("STANDARD (on-demand) rungs only ever use a3-highgpu-{N}g machines: the H100 family "
+     "offers all three models.", [1]),
+    # a definition of the lead, then each class's model; "a long one" is a class
+    ("`lead`\n:   The provisioning model tried first at a width. `STANDARD` for a short\n"
+     "    job, `FLEX_START` for a long one.", [2]),
+    ("`lead`\n:   The provisioning model tried first at a width. `SPOT` for a short\n"
+     "    job, `FLEX_START` for a long one.", []),
+    ("**lead** — STANDARD for short jobs, FLEX_START for long ones.", [1]),
+    # "at or under 4 h" takes in 4 h itself
+    ("Jobs at or under 4 hours lead with SPOT.", [1]),
+    ("Jobs under 4 hours lead with SPOT.", []),
+    # a config comment's "this many hours" is its line's value
+    ("```yaml\nshort_threshold_hours: 4   # jobs at or under this many hours lead with SPOT\n"
+     "```", [2]),
+    ("```yaml\nshort_threshold_hours: 4   # jobs under this many hours lead with SPOT\n"
+     "```", []),
+    ("```yaml\n# jobs shorter than this lead with FLEX_START\nshort_threshold_hours: 4\n```",
+     [2]),
+    ("```yaml\nflex_start_max_run_hours: 168   # jobs longer than this get no FLEX_START rung "
+     "at that width\n```", []),
+    ("```yaml\nflex_start_max_run_hours: 168   # jobs longer than this still get a FLEX_START "
+     "rung at that width\n```", [2]),
+    # a setting's reference entry: its default, and what points back at it
+    ("**short_threshold_hours**\nDefault: 6. Jobs shorter than this lead with SPOT.", [1, 2]),
+    ("**short_threshold_hours**\nDefault: 4. Jobs shorter than this lead with SPOT.", []),
+    ("`flex_start_max_run_hours` defaults to 100.", [1]),
+    # a length up to the maximum that is denied the model
+    ("Jobs up to 168 h get no FLEX_START rung at that width.", [1]),
+    ("Jobs up to 168 h get a FLEX_START rung at that width.", []),
+    ("Up to 168 h, a job is not denied FLEX_START.", []),
+    # a table's `min_width` key is its min width column; a field table's key row
+    ("| intent | min_width |\n| --- | --- |\n| `eval-70b` | 4 |", [3]),
+    ("| intent | min_width |\n| --- | --- |\n| `eval-70b` | 2 |", []),
+    ("| field | default | meaning |\n| --- | --- | --- |\n| `short_threshold_hours` | 6 | "
+     "jobs shorter than this lead with SPOT |", [3]),
+    # an elided subject is the lane the sentence before was about
+    ("`campus-a100`\n:   Partition `gpu`, up to 8 GPUs. Waits up to two hours for a slot\n"
+     "    before the router moves on to `campus-preempt`.", [2]),
+    ("`campus-a100`\n:   Partition `gpu`, up to 8 GPUs. Waits up to 30 minutes for a slot\n"
+     "    before the router moves on to `campus-preempt`.", []),
+    # "the automatic walk never picks an 8g machine" leaves 8× out of it
+    ("```yaml\nwidths: [1, 2, 4, 8]   # 8 is for manual launches; the automatic walk never "
+     "picks an 8g machine\n```", [2]),
+    ("```yaml\nwidths: [1, 2, 4, 8]   # the automatic walk picks an 8g machine first\n```",
+     []),
 ]
 
 

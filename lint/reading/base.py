@@ -141,6 +141,10 @@ class ReaderBase:
         # STANDARD" over "- H100: the same three")
         self.models_before: tuple[str, ...] = ()
         self.previous_model: TermTok | None = None
+        # the sentence before (or the entry's term) defines the model tried first
+        # without naming one: "`lead`: The model tried first at a width. STANDARD
+        # for a short job, FLEX_START for a long one." names each class's lead
+        self.lead_defined = False
 
     # -- helpers --
 

@@ -37,7 +37,9 @@ DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b
 # variable ("CUDA_VISIBLE_DEVICES=0,1"), which is all capitals
 KEY_WORDS = re.compile(r"^\W{0,4}(?!(?-i:[A-Z0-9_]+)\b)[a-z0-9]+(?:_[a-z0-9]+)+"
                        r"(?=`?\s*(?:[:=|]|is\b|are\b|(?:was\s+|has\s+been\s+)?(?:raised|lowered|"
-                       r"bumped|increased|decreased|changed|moved|set|cut|dropped)\b))", re.I)
+                       r"bumped|increased|decreased|changed|moved|set|cut|dropped)\b|"
+                       # "short_threshold_hours — default 6", "**key**" over "Default: 6"
+                       r"\s*(?:[—–(-]\s*)?defaults?\b))", re.I)
 # A value changed to another ("raised from four hours to twelve"): one list for
 # the readers that take the new value as today's
 CHANGE_VERBS = (r"(?:raised|lowered|bumped|increased|decreased|changed|moved|cut|dropped|"
@@ -112,7 +114,7 @@ WIDTH_TOPIC = re.compile(r"(?:\b|_)widths?\b|\bchain\b|\bdegrad\w*|\bnarrow\w*|\
                           r"\bladder\b|\bre-?shard\w*|\bhalv\w*|\bwalk(?:s|ed|ing)?\b|"
                           # "you can also ask for 3×": a request names a width
                           r"\b(?:ask|request)(?:s|ed|ing)?\s+(?:for\s+)?\d+\s*[×x](?!\w)", re.I)
-CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones|dispatch(?:es)?|"
+CLASS_WORDS = re.compile(r"\b(?:jobs?|runs?|phases?|work(?:loads?)?|tasks?|ones?|dispatch(?:es)?|"
                           # "crosses into long territory", "the short bucket"
                           r"requests?|territory|side|bucket|category|class|regime)\b", re.I)
 MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:ped|s)?|fits?|"

@@ -39,6 +39,9 @@ _MAX_WIDTH = re.compile(
     r"(?:full\s+)?|\bwidest\s+(?:allocation\s+)?(?:is\s+)?)\s*[:=]?\s*(?P<n>\d{1,3}|"
     r"one|two|four|eight|sixteen|three|six)(?:\s*[×x])?(?:[\s-]*(?:gpus?|gpu\s+allocation|"
     r"way)\b|(?=\s*[,;.)]|\s*$)|\s+wide\b)", re.I)
+# a sentence that starts with its verb: "Waits up to …", "Takes up to 8 GPUs"
+_ELIDED_SUBJECT = re.compile(r"\W{0,3}(?:waits|takes|holds|allows|accepts|gives|submits|runs|"
+                             r"queues|sits|times\s+out)\b", re.I)
 # "waits 30 min", "30 min max wait", "gives it 30 minutes", "wait up to two hours"
 _WAIT_CUE = re.compile(r"\bwait(?:s|ing)?\b|\bgives?\s+it\b|\bbefore\s+(?:moving|falling|"
                        r"giving|it\s+moves|the\s+router\s+moves)|\bqueue(?:s|d)?\s+for\b|"
@@ -288,7 +291,16 @@ class LaneReading(ReaderBase):
         owners = [t for t in lanes if not _OBJECT_CUE.search(
             self.text(max(self.s.start, t.start - 30), t.start)) or
             re.match(r"[`*_]*\s*,\s*(?:which|that|where)\b", self.unit_text[t.end:t.end + 12],
-                     re.I)] or lanes[:1]
+                     re.I)]
+        before = [t for t in self.previous_terms if t.term[0] == "lane"]
+        if not owners and len({t.term for t in before}) == 1 and _ELIDED_SUBJECT.match(
+                self.s.text):
+            # "`campus-a100`: Partition gpu. Waits up to 30 min before the router moves
+            # on to campus-preempt": the verb's subject is the lane the sentence before
+            # was about; the lane named is the order's object
+            owners = [TermTok(before[0].term, self.s.start, self.s.start)]
+            lanes = owners
+        owners = owners or lanes[:1]
         for i, lane in enumerate(owners):
             start = self.s.start if i == 0 else lane.start
             end = owners[i + 1].start if i + 1 < len(owners) else self.s.end
@@ -332,7 +344,7 @@ class LaneReading(ReaderBase):
         # the duration nearest the cue, on either side ("waits 30 min", "30 min max wait"),
         # unless one is the lane's own modifier ("the two-hour preempt lane")
         own = [d for d in durations if d.end <= lane.start and
-               not self.text(d.end, lane.start).strip(" `*_")]
+               not self.text(d.end, lane.start).strip(" \n\t`*_")]
         near = own[-1:] or sorted(durations, key=lambda d: abs(d.start - at))[:1]
         for d in near:
             if abs(d.start - at) > 40 and d not in own:

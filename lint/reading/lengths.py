@@ -206,6 +206,13 @@ _OWN_CLASS = re.compile(r"[\s,;:—–()-]*(?:(?:which|that|so\s+it|and\s+it|and
                         r"(?:'s|’s|is|are|counts?\s+as|makes?\s+it|becomes?)?)?\s*"
                         r"(?:still\s+|now\s+|then\s+|already\s+|therefore\s+)?", re.I)
 
+# "… get no", "… never gets a", "… don't see any": the model right after is denied
+# to the subject (not "If not, there is no …", a condition's own denial)
+_GETS_NO = re.compile(r"^[^?;]*?\b(?:(?:gets?|has|have|receives?|sees?)\s+no|(?:never|don['’]t|"
+                      r"doesn['’]t|do\s+not|does\s+not|cannot|can['’]t)\s+(?:get|have|use|"
+                      r"receive|see)(?:\s+(?:an?|any|the))?)\s+(?:[\w-]+\s+)?$", re.I)
+
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -222,7 +229,7 @@ class LengthReading(ReaderBase):
         scored = sorted(classes, key=lambda t: abs(t.start - near))
         for t in scored:
             tail = self.unit_text[t.end:t.end + 25].lstrip("\"”'*_`")
-            if CLASS_WORDS.match(tail.strip(" -*`")) or re.match(r"\s*[:(|]", tail) or \
+            if CLASS_WORDS.match(tail.strip(" \n\t-*`")) or re.match(r"\s*[:(|]", tail) or \
                     re.search(r"\b(?:calls?|deems?|labels?|marks?)\s+(?:a|the|any|every|that)\s+"
                               r"(?:job|run|phase|request)\s+$",
                               self.unit_text[max(0, t.start - 30):t.start], re.I) or \
@@ -373,7 +380,7 @@ class LengthReading(ReaderBase):
         """Each class word owns the text up to the next class word; a model
         before the first class word ('SPOT leads short jobs') belongs to it."""
         classes = [c for c in classes if (self.length_class(c.start) == c.kind or
-                   CLASS_WORDS.match(self.unit_text[c.end:c.end + 20].strip(" -*`"))) and
+                   CLASS_WORDS.match(self.unit_text[c.end:c.end + 20].strip(" \n\t-*`"))) and
                    self.aside_of(c.start) is None]  # "(exactly 4 h is long)" qualifies
         if not classes:
             return []
@@ -444,6 +451,8 @@ class LengthReading(ReaderBase):
             return
         firsts = [t for t in self.tokens if t.kind == "first" and start <= t.start < end]
         lasts = [t for t in self.tokens if t.kind == "last" and start <= t.start < end]
+        if self.lead_defined and not firsts and not lasts and not STRONG_THEN.search(seg):
+            firsts = [models[0]]  # the definition's "tried first" is this fragment's cue
         # "SPOT comes after STANDARD, and FLEX_START comes ahead of both" orders
         # pairs (read_before_after's), not a list in the order written
         cued = any(t.kind in ("before", "after") and start <= t.start < end
@@ -657,7 +666,11 @@ class LengthReading(ReaderBase):
         if before:
             word = self.unit_text[before[-1].start:before[-1].end].lower()
             inclusive = word in ("at most", "up to", "<=", "≤", "no more than", "no longer than",
-                                 "within", "at least", ">=", "≥") or word.startswith("up to")
+                                 "within", "at least", ">=", "≥") or word.startswith("up to") \
+                or bool(re.search(r"\bat\s+or\s+$", self.unit_text[max(0, before[-1].start - 8):
+                                                                  before[-1].start], re.I)) \
+                or bool(re.match(r"\s+or\s+(?:equal\s+to|at)\b",
+                                 self.unit_text[before[-1].end:d.start], re.I))
             return ("over" if before[-1].kind == "after" else before[-1].kind), inclusive
         if after:
             word = self.unit_text[after[0].start:after[0].end].lower()
@@ -1225,6 +1238,12 @@ class LengthReading(ReaderBase):
                              topic="FLEX_START maximum run")
                 return  # "FLEX_START for jobs over 2 days": not a statement of the maximum
             negated = False  # "never offered past two days": the maximum is two days
+        if not over and not negated and fl[0].start > d.end and _GETS_NO.search(
+                self.text(d.end, fl[0].start)):
+            # "jobs up to 168 h get no FLEX_START rung": a job that long is denied it
+            self.add("flex-for", (d.value,), d.start, d.end, True,
+                     topic="FLEX_START maximum run")
+            return
         # every restatement of the same length is the same claim, and the fix mends all
         same = tuple(self._fix_span(t) for t in durations if t.value == d.value)
         self.add("flex-max", (d.value,), d.start, d.end, negated,

@@ -284,6 +284,12 @@ class ProvisioningReading(ReaderBase):
         """'Regular VMs are an option for the A100 family only', 'SPOT only on
         a3-highgpu': the model is allowed there and nowhere else."""
         fam = fams[0]
+        # "STANDARD rungs only ever use a2 machines: the A100 family offers all
+        # three, …": the clause of the first family is its own statement
+        stop = re.search(r"[:;]\s", self.text(fam.end, self.s.end))
+        if stop:
+            fams = [t for t in fams if t.start < fam.end + stop.start()]
+            models = [m for m in models if m.start < fam.end + stop.start()]
         # "the A100 family (`a2-ultragpu`)" names one family twice
         if len({family_of(t.term) for t in fams}) != 1 or not models:
             return False
@@ -310,6 +316,8 @@ class ProvisioningReading(ReaderBase):
             if not the_only and not offers_only and not re.search(
                     r"\bonly\s+(?:(?:exists?|lives?|appears?|available|offered|allowed)\s+)?"
                     r"(?:on|for|with|in|to)\b|"
+                    # "on-demand rungs only ever use a2-ultragpu machines"
+                    r"\bonly\s+(?:ever\s+)?(?:uses?|runs?\s+on|lands?\s+on|maps?\s+to)\b|"
                     # "STANDARD means on-demand, and only the A100 family offers it"
                     r"\bonly\s+(?:the\s+)?(?:\S+\s+){0,3}?(?:offers?|has|have|allows?|"
                     r"supports?|provides?|takes?|gets?)\s+(?:it|them|that|those|this)\b|^[^.;]{0,60}?"

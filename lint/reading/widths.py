@@ -114,6 +114,9 @@ _STRAIGHT_DROP = re.compile(r"\b(?:drops?|dropping|falls?(?:\s+back)?|falling(?:
                             r"your\s+|its\s+)?(?:requested|asked[- ]for|original)\s+width)?\s+"
                             r"(?:straight|directly|right|immediately)\s+(?:back\s+)?to\s+", re.I)
 
+# "the intent's min width", "its minimum width", "the narrowest width"
+_MIN_TARGET = re.compile(r"(?:the\s+)?(?:(?:intent|job|phase)'?s\s+|its\s+)?(?:min(?:imum)?|"
+                         r"narrowest|smallest|lowest)\s+(?:allowed\s+)?width\b", re.I)
 
 # "H100 nodes top out at 4x": the widest machine a family has
 _TOPS_OUT = re.compile(r"[\s`*_]*(?:(?:nodes?|machines?|boxes|vms?|rungs?|shapes?|family)\s+)?"
@@ -378,7 +381,9 @@ class WidthReading(ReaderBase):
             return
         m = re.search(r"\b(?:doubles?|widens?|grows?|increases?|raises?|bumps?\s+up|steps?\s+up)"
                       r"\s+(?:the\s+)?(?:width|gpu\s+count)\b|\b(?:retries|tries|moves?\s+"
-                      r"(?:up\s+)?to)\s+(?:a\s+)?(?:wider|bigger|larger)\b|\bever\s+widen|"
+                      # "retries one size wider"
+                      r"(?:up\s+)?to)\s+(?:a\s+|(?:one|a)\s+(?:size|step|notch)\s+)?"
+                      r"(?:wider|bigger|larger)\b|\bever\s+widen|"
                       # "starts every request at 1x and grows toward the requested width"
                       # "the router looks one size up, at a 4-GPU machine", "sizes up"
                       r"\b(?:looks?|goes|tries|moves?|steps?)\s+(?:one\s+|a\s+)?(?:size|step|"
@@ -459,7 +464,12 @@ class WidthReading(ReaderBase):
             return  # "on SLURM it goes straight to 1 GPU": the lanes run at the minimum width
         at = self.s.start + m.end()
         to = next((t for t in self.terms if t.term[0] == "width" and t.start >= at and
-                   self.text(at, t.start).strip(" `*_").lower() in ("", "a", "the")), None)
+                   self.text(at, t.start).strip(" \n\t`*_").lower() in ("", "a", "the")), None)
+        if to is None and _MIN_TARGET.match(self.s.text, m.end()):
+            # "drops straight to the intent's min width": the narrowest it may run at
+            intents = [t.term[1] for t in self.terms if t.term[0] == "intent"]
+            to = TermTok(("width", self.facts.min_width(intents[0]) if len(intents) == 1
+                          else self.facts.narrowest), at, at + 1)
         before = [t for t in self.terms if t.term[0] == "width" and
                   t.end <= self.s.start + m.start()]
         source = before[-1] if before else next(
@@ -662,7 +672,9 @@ class WidthReading(ReaderBase):
                  re.search(r"explicit|reserved|opt|\bsets?\b", explicit.group(0), re.I))):
             return
         explicit = explicit or (auto and re.search(
-            r"\bnever\s+(?:reached|tried|used|walked|picked)\b|\bskips?\b|\boutside\b", text, re.I))
+            r"\b(?:never|(?:does\s+not|doesn['’]t|will\s+not|won['’]t)(?:\s+ever)?)\s+"
+            r"(?:reach(?:es|ed)?|tr(?:y|ies|ied)|uses?|used|walks?|walked|picks?|picked|"
+            r"selects?|selected|chooses?|chose)\b|\bskips?\b|\boutside\b", text, re.I))
         if not (explicit or auto):
             return
         top = re.search(r"\b(?:tops?\s+out|maxes\s+out|caps?\s+out|caps|(?:is\s+)?capped|stops?|"

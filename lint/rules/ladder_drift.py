@@ -37,7 +37,8 @@ def claim_findings(ctx: Context, rule: str, critic_topics: bool) -> list[Finding
             elif r.unit.data:
                 fix = suggest.data_suggestion(engine, r.unit, verdict, critic)
             else:
-                fix = suggest.suggestion(engine, r.text, p, verdict, r.sentence.start, critic)
+                fix = suggest.suggestion(engine, _as_written(r), p, verdict, r.sentence.start,
+                                         critic)
                 if fix and r.unit.kind == "table-row" and fix.startswith(r.text[:1]) and \
                         " | " in fix:
                     fix = f"| {fix} |"  # the row as it is written, its cells mended
@@ -130,3 +131,21 @@ class LadderDrift(Rule):
                                         f"generated region '{region.kind}' is stale against "
                                         "the ladder config; run workflow-lint --fix"))
         return findings + claim_findings(ctx, self.name, critic_topics=False)
+
+
+def _as_written(r) -> str:
+    """The sentence with the setting keys the document read spoken ("min width"
+    in a table's `min_width` cell, "key: 6" for "key — default 6") written back as
+    the file has them, so a fix keeps the key's name. The spoken form has the
+    same length."""
+    from lint.document import plain_text
+
+    text = r.text
+    if "_" not in r.unit.raw:
+        return text
+    written = plain_text(r.unit)[r.sentence.start:r.sentence.end]
+    # (only blanked or colon-marked characters differ: "— default" read as ":")
+    if len(written) != len(text) or any(a != b and b not in " :\n"
+                                        for a, b in zip(written, text, strict=True)):
+        return text
+    return written
