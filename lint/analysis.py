@@ -1197,7 +1197,18 @@ class Engine:
                 rest = ""  # "no → staying narrow is fine": the other branch's outcome
             rest = rest.strip(" ,.;:—-*")
             props: list[Prop] = []
-            if word:
+            only = word in ("no", "nope") and re.match(
+                r"(?:only|just)\s+(?:for|with|on|when|if|at|in)\b", rest, re.I)
+            if only:
+                # "Isn't spot always tried first? No, only for short jobs.": the "no"
+                # denies the "always"; the rest says where it holds
+                cond = COND.match(body)
+                asked = body[cond.end():] if cond else body
+                stated = _ALWAYS.sub("", _ASKING_AUX.sub("", asked, count=1))
+                props = [p for p in self._read_text(f"{stated} {rest}", lexicon,
+                                                    a.unit.heading)]
+                rest = ""
+            elif word:
                 flip = word in ("no", "nope", "wrong")
                 # "If a 30 h job at 8× degrades to 1×, does it get FLEX_START? No.": the
                 # answer is about the main question, not its condition
@@ -1271,6 +1282,12 @@ class Engine:
         return props
 
 
+# a yes/no question's auxiliary ("Isn't spot …", "Does dispatch …") and the
+# universal a "No, only for …" answer denies
+_ASKING_AUX = re.compile(r"^\W*(?:is|are|does|do|isn['’]t|aren['’]t|doesn['’]t|don['’]t|"
+                         r"is\s+not|does\s+not)\s+", re.I)
+_ALWAYS = re.compile(r"\b(?:always|every\s+time|in\s+every\s+case|for\s+every\s+job|"
+                     r"regardless\s+of\s+(?:the\s+)?length)\b\s*", re.I)
 # "**Q: Which backend does dispatch try first?**": a question with no ladder
 # name is still answered below it, when it asks about an order
 _ANSWERED_QUESTION = re.compile(

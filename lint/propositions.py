@@ -240,6 +240,15 @@ def _first_of(term: Term, facts: Facts) -> bool | None:
             return False
         order = facts.families_in_order()
         return name == order[0] if width in (None, facts.widest) else None
+    if kind == "rung" and value[0] and value[2]:
+        # "H100 spot goes first": at any width a job starts at, the first rung is
+        # the first family's, on a model some length class leads with
+        name, _, model = value
+        leads = {facts.class_order(c)[0] for c in ("short", "long")}
+        first_family = facts.families_in_order()[0]
+        if model not in leads or (name != first_family and
+                                  model in facts.provisioning(first_family)):
+            return False
     return None
 
 
@@ -272,6 +281,10 @@ def _order_expected(facts: Facts, *terms: Term) -> str:
             (len({t[1][0] for t in terms}) > 1 or family_lead(terms, facts)):
         return "at one width " + " before ".join(facts.family_label(f)
                                                   for f in facts.families_in_order())
+    if kinds == {"rung"} and len(terms) == 1:
+        families = " before ".join(facts.family_label(f) for f in facts.families_in_order())
+        return (f"at one width {families}; short jobs lead with {facts.short_order[0]}, long "
+                f"jobs with {facts.long_order[0]}")
     if kinds <= {"model"}:
         return (f"short jobs {' → '.join(facts.short_order)}; "
                 f"long jobs {' → '.join(facts.long_order)}")

@@ -34,6 +34,11 @@ def canonical(p: Prop, facts: Facts) -> str:
     if kind == "first" and len(p.args) == 2:  # first for a job that asks for that width
         first = facts.families_in_order()[0]
         return f"For a {p.args[1]}× job, `{facts.family_label(first)}` goes first."
+    if kind == "first" and p.args[0][0] == "rung":
+        first = facts.families_in_order()[0]
+        return (f"At each width `{facts.family_label(first)}` goes first: on "
+                f"{facts.short_order[0]} for a short job, on {facts.long_order[0]} for a long "
+                "one.")
     if kind in ("order", "first", "last", "skip", "tried", "dynamic"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:

@@ -2818,6 +2818,22 @@ STRUCTURED = [
     ("Jobs up to 168 h get no FLEX_START rung at that width.", [1]),
     ("Jobs up to 168 h get a FLEX_START rung at that width.", []),
     ("Up to 168 h, a job is not denied FLEX_START.", []),
+    # "Q: X, so why …?": X is taken as given
+    ("**Q: Dispatch checks both SLURM lanes before it tries any GCP machine, so why did my job "
+     "end up on GCP?**", [1]),
+    ("**Q: Dispatch tries every GCP rung before the SLURM lanes, so why did my job end up on "
+     "campus-a100?**", []),
+    # "No, only for short jobs" denies the "always", not the restriction
+    ("Q: Isn't spot always tried first?\nA: No, only for short jobs.", []),
+    ("Q: Isn't spot always tried first?\nA: No, only for long jobs.", [2]),
+    # "STANDARD on both families" gives each family the model
+    ("For a long job: FLEX_START, then STANDARD on both families, then SPOT.", [1]),
+    ("For a long job: FLEX_START on both families, then STANDARD, then SPOT.", []),
+    # a rung named first: the first family's, on a model a class leads with
+    ("> which box does a short 8x job try first?\n\nH100 spot (a3-highgpu-8g), it's the "
+     "faster card", [3]),
+    ("> which box does a short 8x job try first?\n\nA100 spot (a2-ultragpu-8g), then H100 "
+     "spot", []),
     # a table's `min_width` key is its min width column; a field table's key row
     ("| intent | min_width |\n| --- | --- |\n| `eval-70b` | 4 |", [3]),
     ("| intent | min_width |\n| --- | --- |\n| `eval-70b` | 2 |", []),

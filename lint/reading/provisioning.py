@@ -60,6 +60,9 @@ _FAMILY_ORDER_JOINT = re.compile(r"\W*(?:(?:boxes|machines|rungs|vms|nodes|famil
                                  r"tried|always\s+)\s*)*(?:before|ahead\s+of|then|->|→|>|over)"
                                  r"\W*(?:the\s+)?", re.I)
 
+# "STANDARD on both families", "spot across every family"
+_ON_BOTH = re.compile(r"[`*_]*\s+(?:rungs?\s+)?(?:on|for|across|in|from)\s+(?:both|each|every|all)"
+                      r"\s+(?:(?:the|gpu|two)\s+)?famil(?:y|ies)\b", re.I)
 _AND_JOINT = re.compile(r"[\s,`*_]*(?:and|or|,)[\s`*_]*(?:the\s+)?")
 
 
@@ -77,6 +80,7 @@ class ProvisioningReading(ReaderBase):
     def read_provisioning(self) -> None:
         if _PAST_LIMIT.match(self.s.text):
             return  # "above it: no FLEX_START rung at that width": a length's, not a family's
+        self._model_on_both()
         # "If you were hoping for on-demand H100s: sorry, …": the condition names
         # what the reader wished for, not what the ladder allows
         main = self._main_start()
@@ -245,6 +249,17 @@ class ProvisioningReading(ReaderBase):
             if m:
                 return before.end + m.start()
         return None
+
+    def _model_on_both(self) -> None:
+        """'…, then STANDARD on both families (a2 first), then spot': a rung of
+        that model on each family, wherever the sentence names them."""
+        if not self.s.context or self.procedural:
+            return
+        for t in self.terms:
+            if t.term[0] == "model" and _ON_BOTH.match(self.unit_text, t.end):
+                for family in self.facts.families_in_order():
+                    self.add("permits", (family, t.term[1]), t.start, t.end,
+                             self.negated_before(t.start), topic="provisioning")
 
     def _every_family(self, models: list[TermTok]) -> None:
         """'On-demand is allowed on both families': a permission for each one."""

@@ -80,6 +80,10 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
     start = 0
     ends = list(SENTENCE_END.finditer(text))
     settings = _setting_breaks(text)
+    if "?" in text:
+        # "Dispatch checks both SLURM lanes first, so why did my job land on GCP?":
+        # the clause before the question states what the asker takes as given
+        settings = [*settings, *_PRESUPPOSED.finditer(text)]
     if settings:
         ends = sorted([*ends, *settings], key=lambda m: m.start())
     for m in ends:
@@ -100,6 +104,9 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
         yield start, len(text)
 
 
+# ", so why …?", ", but how …?": a question after a clause it takes as given
+_PRESUPPOSED = re.compile(r",(?=\s+(?:so|but|then|and)\s+(?:why|how|what|which|where|when|who)\b"
+                          r"[^.!?\n]*\?)", re.I)
 _QUOTED_VALUE = re.compile(r"[\"“«][\w-]*[./=][\w./=-]*[\"”»]")
 
 
@@ -164,8 +171,10 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
     tokens = _changed_durations(lexicon, body, start, tokens)
     sentence = Sentence(start, end, body, tokens)
     sentence.history = any(t.kind == "history" for t in tokens) and not _ENDORSED.search(body)
+    # ("Q: X, so why …?": the clause before ", so why" is given, not asked)
     sentence.question = body.rstrip(" \t\n*_").endswith("?") or bool(
-        re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I))
+        re.match(r"\s*(?:\*\*)?q\s*[:.]", body, re.I) and not _PRESUPPOSED.match(
+            text, end))
     return sentence
 
 
