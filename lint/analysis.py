@@ -1195,7 +1195,8 @@ class Engine:
             rest = answer[m.end():] if m else answer
             if word in ("no", "nope", "wrong") and re.match(r"\s*(?:→|->|=>)", rest):
                 rest = ""  # "no → staying narrow is fine": the other branch's outcome
-            rest = rest.strip(" ,.;:—-*")
+            # ("| lora-7b min width? | 2 |": a Q | A table's answer cell)
+            rest = rest.strip(" ,.;:—-*|")
             props: list[Prop] = []
             only = word in ("no", "nope") and re.match(
                 r"(?:only|just)\s+(?:for|with|on|when|if|at|in)\b", rest, re.I)

@@ -2834,6 +2834,19 @@ STRUCTURED = [
      "faster card", [3]),
     ("> which box does a short 8x job try first?\n\nA100 spot (a2-ultragpu-8g), then H100 "
      "spot", []),
+    # a Q | A table's answer cell answers its row's question
+    ("| Q | A |\n| --- | --- |\n| lora-7b min width? | 2, same as eval-70b |", [3]),
+    ("| Q | A |\n| --- | --- |\n| lora-7b min width? | 1, unlike eval-70b |", []),
+    # "flex-start allows that" offers the rung at the length just named
+    ("yes, 1x is 240h and flex-start allows that", [1]),
+    ("yes, 1x is 120h and flex-start allows that", []),
+    # "keeps your wall-clock" on fewer GPUs: the length would not move
+    ("The router keeps your wall-clock and just runs the job on fewer GPUs.", [1]),
+    ("The router keeps your GPU-hours and runs the job on fewer GPUs for longer.", []),
+    # "ran on campus-a100 with all 8 GPUs": a lane runs at the intent's minimum
+    ("Your 8x capture-7b job fell through to SLURM and ran on campus-a100 with all 8 GPUs.",
+     [1]),
+    ("Your 8x capture-7b job fell through to SLURM and ran on campus-a100 with 1 GPU.", []),
     # a table's `min_width` key is its min width column; a field table's key row
     ("| intent | min_width |\n| --- | --- |\n| `eval-70b` | 4 |", [3]),
     ("| intent | min_width |\n| --- | --- |\n| `eval-70b` | 2 |", []),

@@ -64,7 +64,8 @@ _TAIL_ASK = re.compile(r"\b(?:ask(?:s|ed|ing)?\s+for|request(?:s|ed|ing)?|submit
                        r"(?:with|for|at)|allocat(?:es?|ed|ing)|get(?:s)?|run(?:s)?\s+at|"
                        r"is\s+submitted\s+(?:with|for|at)|"
                        # "is queued on the campus cluster at the width you asked for"
-                       r"(?:queued|scheduled|placed|lands?|landed)\s+(?:[\w-]+\s+){0,5}?(?:at|with))\b",
+                       r"(?:queued|scheduled|placed|lands?|landed|ran|running)\s+"
+                       r"(?:[\w-]+\s+){0,5}?(?:at|with(?:\s+all)?))\b",
                        re.I)
 # the request's own width named without a number
 _AS_REQUESTED = re.compile(r"^\W{0,3}(?:the\s+|its\s+|their\s+)?(?:same\s+|full\s+|original\s+)?"

@@ -1149,7 +1149,9 @@ class LengthReading(ReaderBase):
                 len(self.kinds("width")) <= 1:
             # one width at most: "a fortnight-long job can use FLEX_START at width 1"
             offer = re.search(r"\b(?:gets?|offered|has|have|keeps?|eligible|allowed|available|"
-                              r"can\s+use|uses?|receives?|fits?\s+(?:in|into|within|under))\b" +
+                              r"can\s+use|uses?|receives?|fits?\s+(?:in|into|within|under)|"
+                              # "1x is 240 h and flex-start allows that"
+                              r"(?:allows?|accepts?|covers?|handles?)\s+(?:that|it|this|them))\b" +
                               (r"|\bfits?\b" if job_length else ""), self.s.text, re.I)
             # "→ over the limit, no FLEX_START rung": the rung denied is the offer
             offer = offer or re.search(r"\b(?:no|without)\s+(?:\S+\s+)?$",

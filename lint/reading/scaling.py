@@ -34,6 +34,12 @@ _LENGTH_NOT_CHANGING = re.compile(rf"{_LENGTH}[^.;:]{{0,40}}?\b{_NOT}\s+{_CHANGE
 _LENGTH_SAME = re.compile(rf"{_LENGTH}[^.;:]{{0,30}}?\b(?:stays?|remains?|is|keeps?)\s+"
                           r"(?P<neg>not\s+|never\s+)?(?:the\s+same|unchanged|constant|fixed|"
                           r"identical)\b", re.I)
+# "the router keeps your wall-clock and runs the job on fewer GPUs", "keeps the
+# same hours"
+_KEEPS_LENGTH = re.compile(r"\b(?P<neg>(?:does\s+not|doesn['’]t|never)\s+keeps?|keeps?)\s+"
+                           r"(?:your|the|its|a\s+job['’]s|the\s+job['’]s)\s+(?:same\s+)?"
+                           r"(?:wall[- ]?clock(?:\s+time)?|run[- ]?time|duration|length|hours)\b"
+                           r"(?!\s+(?:budget|limit|cap))", re.I)
 # "a 3 h job stays a 3 h job", "a 2 h job at 8× is a 2 h job at every width"
 _SAME_JOB = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*-?\s*h(?:ours?|rs?)?\s+(?:job|run|phase)\b"
                        r"[^.;:]{0,40}?\b(?:stays|remains|is\s+still|is)\s+(?P<neg>not\s+)?"
@@ -171,11 +177,12 @@ class ScalingReading(ReaderBase):
             self.add("scaling", ("length-fixed",), start, end, self._negated(start),
                      topic="length at a degraded width")
             return
-        for pattern in (_LENGTH_SAME, _SAME_JOB):
+        for pattern in (_LENGTH_SAME, _SAME_JOB, _KEEPS_LENGTH):
             m = pattern.search(text)
             if m:
                 start, end = self._at(m)
-                negated = bool(m.group("neg")) or self._negated(start)
+                negated = bool(m.group("neg") and not m.group("neg").lower().startswith(
+                    "keep")) or self._negated(start)
                 self.add("scaling", ("length-fixed",), start, end, negated,
                          topic="length at a degraded width")
                 return
