@@ -246,7 +246,8 @@ class Engine:
                     not _ORDINAL.match(unit.text) and \
                     not unit.header and not _WIDTH_LIST_GATE.search(unit.text, lowered) and \
                     not (critic and (_AXIS_WORDS.search(unit.text) or
-                                     _VERDICTS_NAMED.search(unit.text))) and \
+                                     _VERDICTS_NAMED.search(unit.text) or
+                                     _VERDICT_ON_LAUNCH.search(unit.raw or unit.text))) and \
                     not reading.KEY_WORDS.search(unit.text) and \
                     not (unit.table_id and not unit.header and re.search(r"\d", unit.text) and
                          _WIDTHS_HEADER.search(table_header)) and \
@@ -464,6 +465,11 @@ class Engine:
                     not sentence.question:
                 # "campus-preempt rarely has a queue, so the router asks it first"
                 sentence.props += self._object_pronoun(sentence, unit, lexicon)
+            if critic and out and not sentence.props and not sentence.history and \
+                    not sentence.question:
+                # "My eval loads the model with `device_map=auto`. … the critic treats
+                # it as parallel work": the launch the sentences before named
+                sentence.props += self._launch_pronoun(out, sentence, unit, lexicon)
             if out and not sentence.props and (sentence.context or critic or model_fragment) and \
                     not sentence.history and not sentence.question:
                 sentence.props += self._pronoun_subject(out[-1].sentence, sentence, unit,
@@ -1228,9 +1234,11 @@ class Engine:
                     props += self._read_text(f"{subject} is{rest[pronoun.end():]}", lexicon,
                                              a.unit.heading)
                 rest = ""
-            if rest and not re.match(r"\W*why\b", body, re.I):
+            if rest and not re.match(r"\W*(?:why\b|how\s+(?:do|can|should|would|could)\s+"
+                                     r"(?:i|we|you)\b)", body, re.I):
                 # the answer completes the question ("Which backend is first? GCP."),
-                # but the answer to a "why" gives a reason and stands alone
+                # but the answer to a "why" gives a reason and stands alone, and so
+                # does one to "how do I …?", a procedure
                 alone = {(p.kind, p.args) for p in self._read_text(body, lexicon, a.unit.heading)}
                 joined = f"{body} {rest}"
                 when = re.match(r"\W*(?:when|where|at\s+what\s+point)\s+(?:does|do|is|are|will|"
@@ -1252,6 +1260,25 @@ class Engine:
             said = a.unit.text[a.sentence.start:a.sentence.end]
             start = a.sentence.start + len(said) - len(said.lstrip(" \t\n*_"))
             a.props += _placed(props, start, a.sentence.end)
+
+    def _launch_pronoun(self, before: list[Reading], sentence: reading.Sentence, unit: Unit,
+                        lexicon: Lexicon) -> list[Prop]:
+        """'… so the critic treats it as parallel work': 'it' is the one launch the
+        nearest sentence before that names one named."""
+        m = _TREATS_IT.search(sentence.text)
+        if not m:
+            return []
+        for r in reversed(before):
+            named = {unit.text[t.start:t.end] for t in r.sentence.tokens if t.kind == "launcher"}
+            if len(named) > 1:
+                return []
+            if named:
+                [launch] = named
+                text = sentence.text[:m.start("pronoun")] + launch + \
+                    sentence.text[m.end("pronoun"):]
+                return _placed(self._read_text(text, lexicon, unit.heading),
+                               sentence.start + m.start("pronoun"), sentence.end)
+        return []
 
     def _object_pronoun(self, sentence: reading.Sentence, unit: Unit,
                         lexicon: Lexicon) -> list[Prop]:
@@ -1283,6 +1310,9 @@ class Engine:
         return props
 
 
+# "the critic treats it as parallel work", "counts that as one process"
+_TREATS_IT = re.compile(r"\b(?:treats?|treated|counts?|counted|reads?|sees?|regards?|considers?)\s+"
+                        r"(?P<pronoun>it|that|this|them)\s+as\b", re.I)
 # a yes/no question's auxiliary ("Isn't spot …", "Does dispatch …") and the
 # universal a "No, only for …" answer denies
 _ASKING_AUX = re.compile(r"^\W*(?:is|are|does|do|isn['’]t|aren['’]t|doesn['’]t|don['’]t|"
@@ -1556,6 +1586,10 @@ _SUBJECT_KINDS = frozenset({"backend", "lane", "family", "width", "model", "inte
 
 # the critic's verdicts listed or counted ("Verdicts: APPROVE, REVISE, REJECT")
 _VERDICTS_NAMED = re.compile(r"\bverdicts\b|\bverdicts?\s*:", re.I)
+# "The critic REVISEs `bash run.sh` at any width", "REVISEs any launch that only calls
+# a script": a verdict given to a launch (in the raw text, backticks kept)
+_VERDICT_ON_LAUNCH = re.compile(r"(?-i:\b(?:APPROVE|REVISE)[DdSs]?\b)[^\n]*(?:`|\blaunch)|"
+                                r"(?:`|\blaunch)[^\n]*(?-i:\b(?:APPROVE|REVISE)[DdSs]?\b)", re.I)
 
 # needlessly-narrow described by its condition rather than named
 _AXIS_WORDS = re.compile(r"\bshardable\s+axis", re.I)

@@ -395,7 +395,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     props += _phase_case(reader)
     if not props:
         props += _launch_case(reader, unit)
-    elif all(p.kind == "verdict" for p in props) and (_WIDTH_SCOPE.search(s.text) or (
+    elif all(p.kind == "verdict" for p in props) and (
+            _WIDTH_SCOPE.search(s.text) or _ANY_WIDTH.search(s.text) or (
             _CASE_WIDTH.search(s.text) and not any(t.kind == "gpuhours" for t in s.tokens) and
             all(p.args[0] != _narrow_rule(reader) for p in props))):
         # "`bash run.sh` is REVISE (`unreadable-launch`) at every width, width 1
@@ -532,6 +533,10 @@ _VERDICT_LINE = re.compile(r"[\s*_>#-]*(?:(?:verdict|expected(?:\s+verdict)?|res
 # (a short label and the critic as subject may come first: "**wei** 14:55 — the
 # critic APPROVEs a width-4 phase that runs …")
 _VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:[^\n—–`]{1,30}?(?:—|–|:)\s+)?(?:\d+[.)]\s*)?"
+                            # "yep, unreadable-launch REVISEs any launch …": an answer's
+                            # word, and a rule as the subject
+                            r"(?:(?:yes|yep|yeah|yup|no|nope|sure|correct)\b[,.!:]?\s+)?"
+                            r"(?:[`*_]*[a-z]+(?:-[a-z]+)+[`*_]*\s+)?"
                             r"(?:(?:the\s+)?(?:efficiency[- ])?critic\s+(?:will\s+|would\s+|"
                             r"should\s+|must\s+)?)?[*_`]*(?:APPROVE|REVISE)[*_`]*$", re.I)
 _PHASE_AFTER = re.compile(r"[sS]?[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
@@ -548,6 +553,11 @@ _IS_A = re.compile(r"[\w-]*[`*_\s]*(?:\w+\s+)?(?:is|are|counts?\s+as|means|=|—
                    r"(?:just\s+|only\s+|really\s+|simply\s+|not\s+|never\s+)?"
                    r"(?:a\s+(?:form\s+of\s+)?)?[`*_]*",
                    re.I)
+# "a launch that only calls a script", "any launch that just runs a shell script"
+_ANY_SCRIPT = re.compile(r"\b(?:a|any|every|each)\s+launch\s+that\s+(?:only|just)\s+(?:calls|runs)"
+                         r"\s+(?:a\s+)?(?:shell\s+|bash\s+|wrapper\s+)?script\b", re.I)
+# the launch that stands for every script-only one (the critic's own example)
+_SCRIPT_PROBE = "bash run.sh"
 # "as long as `run.sh` itself calls ", "if the script runs ": a script's contents
 _SCRIPT_BODY = re.compile(r"\b(?:as\s+long\s+as|provided(?:\s+that)?|if|when|so\s+long\s+as)\s+"
                           r"(?:the\s+)?`?[\w./-]*(?:script|\.sh|\.slurm)`?\s+(?:itself\s+)?"
@@ -578,16 +588,26 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     base = s.start - lead
     widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
     every_width = _ANY_WIDTH.search(raw) if not widths else None
-    if every_width:
-        # "`bash run.sh` … is APPROVEd at any width": so at the widest one too
-        widths = {max(reader.facts.widths)}
     verdict = _CASE_VERDICT.search(raw, lead)
+    if every_width and verdict is not None:
+        # "`bash run.sh` … is APPROVEd at any width": so at the widest one too;
+        # "REVISEs it whatever the width": so at width 1 too
+        widths = {max(reader.facts.widths) if _said(verdict) == "APPROVE"
+                  else min(reader.facts.widths)}
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
         return []
     # ("`launch: bash run.sh`", '`launch: "./train.sh"`': a §9 field, its value the launch)
     spans = [_LAUNCH_KEY.sub("", m.group(1)).strip("\"'")
              for m in _CODE_SPAN.finditer(unit.raw or "")]
     spans = [span for span in spans if span and span in raw and _is_launch(span)]
+    script = _ANY_SCRIPT.search(raw) if not spans else None
+    if script:
+        # "any launch that only calls a script": the critic's own example of one
+        # stands for them all, written where the text names the kind
+        # (in as many characters, so offsets into the text do not move)
+        raw = raw[:script.start()] + _SCRIPT_PROBE.ljust(script.end() - script.start()) + \
+            raw[script.end():]
+        spans = [_SCRIPT_PROBE]
     # ("… is APPROVEd as long as `run.sh` itself calls `torchrun …`": what the script
     # runs inside is no launch of the phase's; the critic does not read the script)
     spans = [span for span in spans if not _SCRIPT_BODY.search(raw[:raw.index(span)])]
@@ -601,8 +621,10 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     launch_end = raw.index(launch) + len(launch)
     # (a width scope, "at any width", may follow the verdict it scopes)
     if verdict.start() < max(0 if every_width else width_at.end(), launch_end) and not (
-            _VERDICT_FIRST.match(raw, 0, verdict.end()) and
-            _PHASE_AFTER.match(raw, verdict.end())) and not (
+            _VERDICT_FIRST.match(raw, 0, verdict.end()) and (
+                _PHASE_AFTER.match(raw, verdict.end()) or
+                # "The critic REVISEs `bash run.sh` at width 2": the launch right after
+                re.match(r"[sS]?[*_`]*\s+" + re.escape(launch), raw[verdict.end():]))) and not (
             launch_end <= verdict.start() and _WIDTH_SCOPE.search(raw, verdict.end())):
         # the verdict follows the phase it judges; "APPROVE a width-4 phase whose
         # launch is …" gives it first, and "`bash run.sh` is REVISE at every width,

@@ -1837,6 +1837,21 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "calls `torchrun --nproc_per_node=4`.", True),
     ("A width-4 phase whose launch is `bash run.sh` is REVISEd even if `run.sh` itself calls "
      "`torchrun --nproc_per_node=4`.", False),
+    # a verdict given to a launch named right after it, or to "any launch that only
+    # calls a script", at a width or at every width (REVISE "at any width" is wrong
+    # at width 1)
+    ("The critic REVISEs `bash run.sh` at width 2.", False),
+    ("The critic REVISEs `bash run.sh` at any width.", True),
+    ("yep, unreadable-launch REVISEs any launch that only calls a script, whatever the width",
+     True),
+    ("unreadable-launch REVISEs any launch that only calls a script at width 4.", False),
+    # "it" is the launch the sentence before named
+    ("Q: My width-4 eval loads the model with `device_map=auto`. Does that use all four GPUs?"
+     "\nA: Yes. The model is spread over the four GPUs, so the critic treats it as parallel "
+     "work.", True),
+    ("Q: My width-4 eval loads the model with `device_map=auto`. Does that use all four GPUs?"
+     "\nA: No. The model is only split over them, so the critic does not treat it as parallel "
+     "work.", False),
     # "X is model splitting" says X is no parallel work
     ("For vLLM, `--tensor-parallel-size` is model splitting and keeps no extra GPU busy.",
      True),
@@ -2834,6 +2849,9 @@ STRUCTURED = [
      "faster card", [3]),
     ("> which box does a short 8x job try first?\n\nA100 spot (a2-ultragpu-8g), then H100 "
      "spot", []),
+    # the answer to "how do I …?" is a procedure of its own
+    ("Q: How do I smoke-test my container before a real dispatch?\nA: Deploy it to a RunPod "
+     "pod by hand first (one GPU is enough), then stop the pod.", []),
     # a Q | A table's answer cell answers its row's question
     ("| Q | A |\n| --- | --- |\n| lora-7b min width? | 2, same as eval-70b |", [3]),
     ("| Q | A |\n| --- | --- |\n| lora-7b min width? | 1, unlike eval-70b |", []),
