@@ -200,7 +200,8 @@ def parse(path: str, text: str) -> Document:
             help_taken = _add_help_lines(doc, token, heading) \
                 if language in _PROSE_FENCES or kind_of == "code_block" else set()
             if kind_of == "code_block" or language in _DATA_FENCES:
-                _add_data_lines(doc, token, heading, help_taken)
+                _add_data_lines(doc, token, heading, help_taken,
+                                _COMMENTS_BY_LANGUAGE.get(language, _COMMENT))
             elif language in _SHELL_FENCES:
                 next_list = _add_shell_lines(doc, token, heading, next_list)
             elif language == "mermaid":
@@ -328,6 +329,11 @@ _KEY_LINE = re.compile(r"[ \t]*(?:[-*][ \t]+)?[A-Za-z][\w*{}. -]{0,40}[ \t]*[:=]
 # a tool's output ("CLAUDE.md:3:22: ladder-drift …") quotes text; it claims nothing
 # a YAML comment: at the line's start, or after a value and whitespace
 _COMMENT = re.compile(r"(?:^|\s)#+[ \t]*([^#\n]*)$")
+# an INI file's `; comment`, a JSONC file's `// comment`
+_COMMENTS_BY_LANGUAGE = {
+    **dict.fromkeys(("ini", "cfg", "conf"), re.compile(r"(?:^|\s)[;#]+[ \t]*([^;#\n]*)$")),
+    **dict.fromkeys(("json", "jsonc"), re.compile(r"(?:^|\s)(?://|#)[/#]*[ \t]*([^#\n]*)$")),
+}
 _TRANSCRIPT = re.compile(r"^\S+:\d+(?::\d+)?:|^\s*\$ ", re.M)
 
 
@@ -344,7 +350,8 @@ def _add_help_lines(doc: Document, token, heading: str) -> set[int]:
     return help_lines(prose)
 
 
-def _add_data_lines(doc: Document, token, heading: str, help_taken: set[int]) -> None:
+def _add_data_lines(doc: Document, token, heading: str, help_taken: set[int],
+                    comments: re.Pattern[str]) -> None:
     if _TRANSCRIPT.search(token.content):
         return
     first = token.map[0] + (2 if token.type == "fence" else 1)  # the first content line
@@ -359,7 +366,7 @@ def _add_data_lines(doc: Document, token, heading: str, help_taken: set[int]) ->
             continue
         if line.strip() and not _TREE_BRANCH.match(line):
             tree_parent = line.strip()
-        comment = _COMMENT.search(line)
+        comment = comments.search(line)
         if comment and comment.group(1).strip():
             # "# 8x is opt-in only", "widths: [1, 2, 4, 8]  # narrowest first": a
             # comment in a config snippet is prose about it

@@ -2821,6 +2821,13 @@ STRUCTURED = [
      "```", []),
     ("```yaml\n# jobs shorter than this lead with FLEX_START\nshort_threshold_hours: 4\n```",
      [2]),
+    # an INI file's `;` comment and a JSONC file's `//` comment are prose too
+    ("```ini\n[ladder]\nshort_threshold_hours = 4   ; jobs at or under this many hours lead "
+     "with SPOT\n```", [3]),
+    ("```ini\n[ladder]\nshort_threshold_hours = 4   ; jobs under this many hours lead with "
+     "SPOT\n```", []),
+    ("```jsonc\n{\n  \"short_threshold_hours\": 4, // jobs at or under this many hours lead "
+     "with SPOT\n  \"url\": \"https://example.com\"\n}\n```", [3]),
     ("```yaml\nflex_start_max_run_hours: 168   # jobs longer than this get no FLEX_START rung "
      "at that width\n```", []),
     ("```yaml\nflex_start_max_run_hours: 168   # jobs longer than this still get a FLEX_START "
