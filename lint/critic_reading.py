@@ -616,11 +616,12 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     if len(set(spans)) != 1 and not (every_width and spans):
         return []  # (every launch a rule at any width names is judged by the first)
     launch = spans[0]
-    width_at = _CASE_WIDTH.search(raw) or every_width
-    assert width_at is not None
+    # where the phase's width is written: "at any width" may follow the verdict it
+    # scopes, so it sets no bound
+    width_at = _CASE_WIDTH.search(raw)
+    width_end = width_at.end() if width_at and not every_width else 0
     launch_end = raw.index(launch) + len(launch)
-    # (a width scope, "at any width", may follow the verdict it scopes)
-    if verdict.start() < max(0 if every_width else width_at.end(), launch_end) and not (
+    if verdict.start() < max(width_end, launch_end) and not (
             _VERDICT_FIRST.match(raw, 0, verdict.end()) and (
                 _PHASE_AFTER.match(raw, verdict.end()) or
                 # "The critic REVISEs `bash run.sh` at width 2": the launch right after
