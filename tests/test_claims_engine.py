@@ -2856,6 +2856,9 @@ STRUCTURED = [
      "faster card", [3]),
     ("> which box does a short 8x job try first?\n\nA100 spot (a2-ultragpu-8g), then H100 "
      "spot", []),
+    # "It tries X first" after a job is that job's lead
+    ("A 30 h job at 8x is long. It tries a2-ultragpu-8g on spot first.", [1]),
+    ("A 30 h job at 8x is long. It tries a2-ultragpu-8g on FLEX_START first.", []),
     # the answer to "how do I …?" is a procedure of its own
     ("Q: How do I smoke-test my container before a real dispatch?\nA: Deploy it to a RunPod "
      "pod by hand first (one GPU is enough), then stop the pod.", []),

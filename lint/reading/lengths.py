@@ -37,7 +37,11 @@ _NEW_CLAUSE = re.compile(r",\s+(?:so|and|but|which|while|though|although|whereas
 
 _PRONOUN_LEAD = re.compile(r"\W*(?:so\s+|and\s+|then\s+)?(?:it|this\s+job|that\s+job|the\s+job|"
                            r"such\s+a\s+job)\s+(?:still\s+|then\s+|therefore\s+)?"
-                           r"(?:leads?|starts?|begins?|opens?)\s+(?:with|on)\b", re.I)
+                           r"(?:leads?|starts?|begins?|opens?)\s+(?:with|on)\b|"
+                           # "It tries a2-ultragpu-8g on spot first"
+                           r"\W*(?:so\s+|and\s+|then\s+)?(?:it|this\s+job|that\s+job|the\s+job)\s+"
+                           r"(?:still\s+|will\s+)?(?:tries|try|goes\s+to|lands\s+on)\s+"
+                           r"(?=[^.;:]*\bfirst\b)", re.I)
 _OTHER_CLASS = re.compile(r"[;,]\s*(?:and\s+)?(?:anything|everything|any\s+job|jobs?|ones?|"
                           r"those)\s+(shorter|longer)\b", re.I)
 # ("It is long, and long jobs lead with …" names one class twice)
