@@ -57,7 +57,9 @@ _AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regard
                             r"\bshardable\s+axis|\bshardable\s+axis\s+(?:or\s+not|is\s+not\s+"
                             r"(?:needed|required))\b|\bwithout\s+(?:needing|requiring)\s+a\s+"
                             r"shardable\s+axis", re.I)
-_ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$", re.I)
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$|" + r"\bonly\s+(?:counts?|reads?|"
+                          r"recogni[sz]es?|sees?|accepts?)\s+(?:(?:process\s+)?launchers?\s+)?"
+                          r"(?:like\s+|such\s+as\s+)?(?:the\s+)?\W{0,2}$", re.I)
 _PLAIN_PATTERN = re.compile(r"[\w-]+(?:\\s\+[\w-]+)*")
 _NARROW_PHASE = (r"(?:width[- ](?:1|one)|single[- ]gpu|one[- ]gpu|narrow|1[- ]gpu)\s+"
                  r"(?:phases?|plans?|jobs?)")
@@ -379,6 +381,12 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if not negated and _ONLY_BEFORE.search(reader.text(reader._main_start(),
                                                                 launcher.start)):
                 props += _only_these(reader, [t for t in launchers if t.start < cue])
+        elif _ONLY_BEFORE.search(reader.text(reader._main_start(), launcher.start)) and \
+                re.search(r"\bonly\s+(?:counts?|recogni[sz]es?)\b", s.text, re.I) and \
+                not reader.negated_before(launcher.start):
+            # "it only counts launchers like torchrun / accelerate / deepspeed": the
+            # launchers it counts, and no others
+            props += _only_these(reader, launchers)
         elif unsharded and any(v.kind == "revise" for v in all_verdicts):
             # "a plan launched with torchrun is REVISEd as unsharded-wide"
             props.append(Prop("parallel", claimed, True, launcher.start,
@@ -991,12 +999,15 @@ def _only_these(reader: Reader, named: list) -> list[Prop]:
     written_names = [written(reader.unit_text, t) for t in named if t.value == "parallel"]
     if not written_names:
         return []
+    listed = reader.text(named[0].start, reader.s.end)
     for pattern in reader.lexicon.data["critic"]["launchers"].get("parallel", []):
         if not _PLAIN_PATTERN.fullmatch(pattern):
             continue  # a name, not a pattern, is what a message can show
-        if any(re.fullmatch(pattern, name, re.I) for name in written_names):
-            continue
         other = pattern.replace("\\s+", " ")
+        # ("torchrun / accelerate / deepspeed": "accelerate" names `accelerate launch`)
+        if any(re.fullmatch(pattern, name, re.I) for name in written_names) or re.search(
+                rf"(?<![\w-]){re.escape(other.split()[0])}(?![\w-])", listed, re.I):
+            continue
         return [Prop("parallel", ("parallel", other), True, named[0].start, named[-1].end,
                      "parallel work")]
     return []

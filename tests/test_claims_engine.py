@@ -1845,6 +1845,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("yep, unreadable-launch REVISEs any launch that only calls a script, whatever the width",
      True),
     ("unreadable-launch REVISEs any launch that only calls a script at width 4.", False),
+    # "only counts launchers like X / Y / Z" denies every other parallel launcher
+    ("no, it only counts launchers like torchrun / accelerate / deepspeed.", True),
+    ("it counts launchers like torchrun / accelerate / deepspeed, and more.", False),
     # "it" is the launch the sentence before named
     ("Q: My width-4 eval loads the model with `device_map=auto`. Does that use all four GPUs?"
      "\nA: Yes. The model is spread over the four GPUs, so the critic treats it as parallel "
