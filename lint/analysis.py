@@ -1254,12 +1254,23 @@ class Engine:
                 completed = _completed(body, rest)
                 if completed:  # the statement itself: what it reads is claimed
                     alone, joined = set(), completed
-                props += [p for p in self._read_text(joined, lexicon, a.unit.heading)
+                # "My fine-tune is 30 h at 8x. Which rung does it try first?": the job
+                # the question's text stated goes on into its answer
+                job = self._stated_job(q.unit.text[:q.sentence.end])
+                props += [p for p in self._read_text(joined, lexicon, a.unit.heading, job)
                           if (p.kind, p.args) not in alone]
             # the answer's first character, not the line break before it
             said = a.unit.text[a.sentence.start:a.sentence.end]
             start = a.sentence.start + len(said) - len(said.lstrip(" \t\n*_"))
             a.props += _placed(props, start, a.sentence.end)
+
+    def _stated_job(self, text: str) -> tuple[float, int] | None:
+        """The last job (hours, width) a question's text states ("30 h at 8x",
+        "8 GPUs × 25 h"), at a width the ladder has."""
+        from lint.reading.lengths import job_stated
+
+        job = job_stated(text)
+        return job if job and job[1] in self.facts.widths else None
 
     def _launch_pronoun(self, before: list[Reading], sentence: reading.Sentence, unit: Unit,
                         lexicon: Lexicon) -> list[Prop]:
@@ -1297,11 +1308,13 @@ class Engine:
             sentence.text[m.end("pronoun"):]
         return _placed(self._read_text(text, lexicon, unit.heading), at, sentence.end)
 
-    def _read_text(self, text: str, lexicon: Lexicon, heading: str) -> list[Prop]:
+    def _read_text(self, text: str, lexicon: Lexicon, heading: str,
+                   carried: tuple[float, int] | None = None) -> list[Prop]:
         sentence = reading.tag_sentence(lexicon, text, 0, len(text))
         sentence.question = sentence.history = False
         sentence.context = True
         reader = reading.Reader(sentence, text, lexicon, heading, self.facts)
+        reader.carried = carried
         props = reader.read()
         if lexicon.critic_rules:
             from lint import critic_reading

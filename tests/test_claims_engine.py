@@ -2862,6 +2862,12 @@ STRUCTURED = [
     # "It tries X first" after a job is that job's lead
     ("A 30 h job at 8x is long. It tries a2-ultragpu-8g on spot first.", [1]),
     ("A 30 h job at 8x is long. It tries a2-ultragpu-8g on FLEX_START first.", []),
+    # a job a question states goes on into its answer
+    ("Q: My fine-tune is 30 h at 8x. Which rung does it try first?\nA: a2-ultragpu-8g on "
+     "spot.", [2]),
+    ("Q: My fine-tune is 30 h at 8x. Which rung does it try first?\nA: a2-ultragpu-8g on "
+     "FLEX_START.", []),
+    ("My fine-tune is 30 h at 8x. It tries a2-ultragpu-8g on spot first.", [1]),
     # the answer to "how do I …?" is a procedure of its own
     ("Q: How do I smoke-test my container before a real dispatch?\nA: Deploy it to a RunPod "
      "pod by hand first (one GPU is enough), then stop the pod.", []),

@@ -109,6 +109,18 @@ _STRICTLY_OVER = re.compile(r"\b(?:(?:more|longer|greater)\s+than|over|above|exc
                             r"in\s+excess\s+of)\s+(?:the\s+)?$", re.I)
 
 
+# "is 30 h at 8x", "12 hours on 4 GPUs": a job's length at its width
+_LENGTH_AT_WIDTH = re.compile(r"(?<![\w.])(?P<h>\d{1,4}(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s+"
+                              r"(?:at|on)\s+(?P<w>\d{1,2})\s*(?:[x×]|gpus?)(?!\w|\.\d)", re.I)
+
+
+def job_stated(text: str) -> tuple[float, int] | None:
+    """The last job written in `text` as a length at a width or a product."""
+    found = [(m.start(), _times_job(m)) for m in _GPUS_TIMES_HOURS.finditer(text)] + \
+        [(m.start(), (float(m["h"]), int(m["w"]))) for m in _LENGTH_AT_WIDTH.finditer(text)]
+    return max(found)[1] if found else None
+
+
 def _times_job(m: re.Match[str]) -> tuple[float, int]:
     """(hours, width) of a "8 GPUs × 25 h" match."""
     return (float(m["h"] or m["h2"] or m["h3"] or m["h4"] or m["h5"]),
@@ -274,6 +286,12 @@ class LengthReading(ReaderBase):
             hours, width = _times_job(times)
             if width in self.facts.widths:
                 self.request = (hours, width)
+        if self.request is None and self.carried is None:
+            bare = _LENGTH_AT_WIDTH.search(self.s.text)
+            if bare and int(bare["w"]) in self.facts.widths:
+                # "My fine-tune is 30 h at 8x.": a job stated and nothing claimed yet;
+                # the next sentence (or a question's answer) goes on about it
+                self.request = (float(bare["h"]), int(bare["w"]))
 
     def _read_lengths(self) -> None:
         if not (LENGTH_TOPIC.search(self.s.text) or LENGTH_TOPIC.search(self.heading)):
