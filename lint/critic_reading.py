@@ -404,7 +404,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if not props:
         props += _launch_case(reader, unit)
     elif all(p.kind == "verdict" for p in props) and (
-            _WIDTH_SCOPE.search(s.text) or _ANY_WIDTH.search(s.text) or (
+            _WIDTH_SCOPE.search(s.text) or _ANY_WIDTH.search(s.text) or
+            _THAT_PHASE.search(s.text) or (
             _CASE_WIDTH.search(s.text) and not any(t.kind == "gpuhours" for t in s.tokens) and
             all(p.args[0] != _narrow_rule(reader) for p in props))):
         # "`bash run.sh` is REVISE (`unreadable-launch`) at every width, width 1
@@ -572,8 +573,12 @@ _SCRIPT_BODY = re.compile(r"\b(?:as\s+long\s+as|provided(?:\s+that)?|if|when|so\
                           r"(?:calls|runs|invokes|contains|starts|launches|wraps|execs?)\s+`?$",
                           re.I)
 # what makes a case more than a launch at a width: its other conditions
+# ("It fills all eight GPUs, but …" states a fact; "unless the rest fills it" is one)
 _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s+the\s+rest\b|"
-                               r"\bfills?\b", re.I)
+                               r"\b(?:if|when|as\s+long\s+as|provided)\b[^.;]{0,40}\bfills?\b",
+                               re.I)
+# "that phase gets REVISE", "the critic returns REVISE for this phase"
+_THAT_PHASE = re.compile(r"\b(?:that|this|the\s+same)\s+(?:phase|plan|launch)\b", re.I)
 
 
 def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
@@ -593,6 +598,15 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
         if line and _CASE_WIDTH.search(line):
             lead = s.start - (len(before) - len(line))
             raw = reader.unit_text[s.start - lead:s.end]
+    elif _THAT_PHASE.search(raw) and not _CASE_WIDTH.search(raw):
+        # "Phase: width 1, launch `bash run.sh`." then "…, so that phase gets REVISE":
+        # the sentence before gives the phase the verdict points back at
+        from lint.reading import split_sentences
+
+        before = [start for start, end in split_sentences(reader.unit_text) if end <= s.start]
+        if before and _CASE_WIDTH.search(reader.unit_text, before[-1], s.start):
+            lead = s.start - before[-1]
+            raw = reader.unit_text[before[-1]:s.end]
     base = s.start - lead
     widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
     every_width = _ANY_WIDTH.search(raw) if not widths else None

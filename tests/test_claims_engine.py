@@ -1845,6 +1845,13 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("yep, unreadable-launch REVISEs any launch that only calls a script, whatever the width",
      True),
     ("unreadable-launch REVISEs any launch that only calls a script at width 4.", False),
+    # a verdict for "that phase" is the sentence before's phase
+    ("Phase: width 1, gpu_hours 0.5, launch `bash run.sh`. The critic can't see into run.sh, "
+     "so that phase gets REVISE (unreadable-launch).", True),
+    ("Phase: width 1, gpu_hours 0.5, launch `bash run.sh`. Nothing can idle at width 1, so "
+     "that phase gets APPROVE.", False),
+    ("Worked example: width 8, launch `torchrun --nproc_per_node 8 train.py`. It fills all "
+     "eight GPUs, but it hard-codes the 8, so the critic returns REVISE for that phase.", True),
     # "only counts launchers like X / Y / Z" denies every other parallel launcher
     ("no, it only counts launchers like torchrun / accelerate / deepspeed.", True),
     ("it counts launchers like torchrun / accelerate / deepspeed, and more.", False),
