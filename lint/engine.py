@@ -415,9 +415,14 @@ class Linter:
         builds the claim engine once), in this process when --fix may write."""
         if len(items) < PARALLEL_MIN_FILES or self.fix or (os.cpu_count() or 1) < 2:
             return [f for target, text in items for f in self.markdown(target, text)]
+        from lint import regex_cache
+
         with _started_pool(_init_worker, (self.ws, self.selected)) as pool:
-            results = pool.map(_markdown_job, items, chunksize=16)
-            return [f for found in results for f in found]
+            out = []
+            for found, compiled in pool.map(_markdown_job, items, chunksize=16):
+                out.extend(found)
+                regex_cache.adopt(compiled)
+            return out
 
 
 _WORKER: Linter | None = None
@@ -455,9 +460,13 @@ def _init_worker(ws: Workspace, selected: set[str]) -> None:
     _WORKER = Linter(ws, selected)
 
 
-def _markdown_job(item: tuple[Target, str]) -> list[Finding]:
+def _markdown_job(item: tuple[Target, str]) -> tuple[list[Finding], dict]:
+    """A file's findings, and the regex programs the worker compiled for it,
+    for the main process to keep in the cache it saves."""
+    from lint import regex_cache
+
     assert _WORKER is not None
-    return _WORKER.markdown(*item)
+    return _WORKER.markdown(*item), regex_cache.take_fresh()
 
 
 def _warm_python() -> None:

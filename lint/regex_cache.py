@@ -100,6 +100,9 @@ class _Store:
         self.entries: dict[tuple[str, int], tuple[Any, ...]] = {}
         self.used: set[tuple[str, int]] = set()
         self.added = 0
+        # Compiled here since `take_fresh` last asked: a pool worker hands them
+        # to the main process, the one that saves.
+        self.fresh: dict[tuple[str, int], tuple[Any, ...]] = {}
 
     def load(self) -> None:
         try:
@@ -150,9 +153,18 @@ class _Store:
                                 tuple(indexgroup))
         entry = (final_flags, array("I", code).tobytes(), groups, groupindex, tuple(indexgroup))
         self.entries[key] = entry
+        self.fresh[key] = entry
         self.used.add(key)
         self.added += 1
         return compiled
+
+    def adopt(self, entries: dict[tuple[str, int], tuple[Any, ...]]) -> None:
+        """Keep programs another process compiled, as if compiled here."""
+        for key, entry in entries.items():
+            if key not in self.entries:
+                self.entries[key] = entry
+                self.added += 1
+            self.used.add(key)
 
     def save(self) -> None:
         if not self.added:
@@ -180,6 +192,25 @@ class _Store:
             pass  # a read-only checkout: the next run compiles again
 
 
+_active: _Store | None = None
+
+
+def take_fresh() -> dict[tuple[str, int], tuple[Any, ...]]:
+    """The programs this process compiled since the last call (none without an
+    active cache). A forked pool worker inherits the store but never saves it,
+    so without this every run's workers would compile the same patterns again."""
+    if _active is None or not _active.fresh:
+        return {}
+    fresh, _active.fresh = _active.fresh, {}
+    return fresh
+
+
+def adopt(entries: dict[tuple[str, int], tuple[Any, ...]]) -> None:
+    """Keep a worker's fresh programs in this process's store, to be saved."""
+    if _active is not None and entries:
+        _active.adopt(entries)
+
+
 @contextmanager
 def cached(root: Path | None) -> Iterator[None]:
     """Route every regex compile in this process through the cache under
@@ -198,9 +229,12 @@ def cached(root: Path | None) -> Iterator[None]:
     def compile(pattern: Any, flags: Any = 0) -> Any:
         return store.compile(original, pattern, flags)
 
+    global _active
     re._compiler.compile = compile
+    _active = store
     try:
         yield
     finally:
         re._compiler.compile = original
+        _active = None
         store.save()

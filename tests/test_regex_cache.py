@@ -220,3 +220,37 @@ def test_a_second_run_of_the_same_workspace_writes_no_cache(tmp_path: Path) -> N
         [stored] = (ws / regex_cache.DIRECTORY).glob("regex-*.marshal")
         runs.append(stored.stat().st_mtime_ns)
     assert runs[0] == runs[1]
+
+
+def test_what_pool_workers_compile_is_kept_for_the_next_run(tmp_path: Path) -> None:
+    """A run over many files lints them in forked workers, which compile the
+    lexicon's narrowed alternations themselves; the main process saves them, so
+    the next run compiles nothing (a probe fails any compile that misses)."""
+    from lint.engine import PARALLEL_MIN_FILES
+
+    ws = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(regex_cache.DIRECTORY))
+    sentences = ["Short jobs lead with SPOT.", "Long jobs lead with FLEX_START.",
+                 "The router goes 8x, then 4x, 2x, 1x.", "RunPod is the last resort.",
+                 "campus-a100 comes before campus-preempt.", "a3-highgpu-8g has no on-demand."]
+    notes = ws / "notes"
+    notes.mkdir()
+    for i in range(PARALLEL_MIN_FILES + 12):
+        chosen = [s for j, s in enumerate(sentences) if (i >> j) & 1] or sentences[:1]
+        (notes / f"note-{i:03d}.md").write_text("# Note\n\n" + " ".join(chosen) + "\n")
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    first = subprocess.run([sys.executable, "-m", "lint", "notes"], cwd=ws, env=env,
+                           capture_output=True, text=True)
+    assert first.returncode in (0, 1) and first.stderr == "", first.stderr
+    probe = ("import sys\nfrom lint import regex_cache\n"
+             "real = regex_cache._Store.compile\n"
+             "def strict(self, original, pattern, flags):  # in every worker too\n"
+             "    if regex_cache._key(pattern, int(flags)) not in self.entries:\n"
+             "        raise RuntimeError(f'compiled again: {pattern[:60]!r}')\n"
+             "    return real(self, original, pattern, flags)\n"
+             "regex_cache._Store.compile = strict\n"
+             "from lint.cli import main\nsys.exit(main(['notes']))\n")
+    again = subprocess.run([sys.executable, "-c", probe], cwd=ws, env=env,
+                           capture_output=True, text=True)
+    assert (again.returncode, again.stderr, again.stdout) == \
+        (first.returncode, "", first.stdout)
