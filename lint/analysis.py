@@ -128,6 +128,9 @@ _KEY_HEADER = re.compile(r"\b(?:backends?|rungs?|lanes?|stages?|stops?|where|tar
                          r"partitions?|machines?|families|family|widths?|steps?\s+name)\b", re.I)
 _ORDINALS = (("first", "1st", "lead", "leads", "primary", "start"), ("second", "2nd", "middle",
              "then", "next"), ("third", "3rd"), ("last", "final", "finally", "fallback"))
+# a models cell's list, then what it leaves out: "spot / flex (no od, ever)"
+_DENIED_IN_CELL = re.compile(r"(?:[(,;—–]|\bbut\b)\s*(?:but\s+)?(?:no|not|never|without|except)\b",
+                             re.I)
 _YES = re.compile(r"^\s*(?:✅|✓|✔|yes|y|allowed|ok|supported|on)\b|^\s*(?:✅|✓|✔)", re.I)
 _NO = re.compile(r"^\s*(?:❌|✗|✘|×|no|n|never|not\s+allowed|forbidden|unsupported|off|—|-|–)"
                  r"(?:\W|$)", re.I)
@@ -1079,8 +1082,13 @@ class Engine:
                                                 *span, "parallel work"))
                 elif role == "models":
                     fam = next((t for t in row_tokens if t.kind == "family"), None)
-                    models = list(dict.fromkeys(t.value for t in lexicon.tag(cell)
-                                                if t.kind == "model"))
+                    named = [t for t in lexicon.tag(cell) if t.kind == "model"]
+                    denied = _DENIED_IN_CELL.search(cell)
+                    if denied and named and named[0].start < denied.start():
+                        # "spot / flex (no od, ever)": the set is what comes before
+                        named = [t for t in named if t.start < denied.start()]
+                        cell = cell[:denied.start()]
+                    models = list(dict.fromkeys(t.value for t in named))
                     if fam and models:
                         negated = bool(re.search(r"\bnot\b|\bnever\b|n't", cell, re.I))
                         r.props.append(Prop("only", (fam.value[0], tuple(models)), negated,

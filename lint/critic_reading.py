@@ -447,6 +447,8 @@ _EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
 _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
                        r"let\s+through|waved\s+through|an?\s+approve|left\s+alone|"
                        r"not\s+flagged|ignored)\b|\bpasses\b|"
+                       # the verdict's own word: "… gets APPROVE", "… w/ an axis → APPROVE"
+                       r"(?:\bgets?\s+|(?:→|->|=>)\s*)[`*_]*(?-i:APPROVE)\b|"
                        # "… 0.9 GPU-hours → fine, leave it narrow": an arrow to the verdict
                        r"^\W{0,3}\s*(?:→|->|=>)\s*(?:(?:fine|ok(?:ay)?|approved?|no\s+finding|"
                        r"passes|leave\s+it|stays?\s+narrow)\b)", re.I)
@@ -907,7 +909,12 @@ _STRICTLY_ABOVE = re.compile(
     r"\bneeds?\s+(?:strictly\s+)?more\s+than)[\s*_`]*(?:the\s+)?(?:\d|$)", re.I)
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
 _N = r"(\d+|two|three|four|five|six|eight|ten|sixteen)\b"
-_AXIS = re.compile(rf"(?:axis|shards?)\D{{0,40}}?(?:at\s+least|>=|≥|of\s+size|size)\s*{_N}"
+# (not past an arrow or a bracket: "… a shardable axis → REVISE (needs >=1 to trip)"
+# gives the amount of work's bound)
+# (not past an arrow: "… a shardable axis → REVISE (needs >=1 to trip)" bounds the
+# amount of work)
+_AXIS = re.compile(rf"(?:axis|shards?)(?:(?!→|->|=>)\D){{0,40}}?(?:at\s+least|>=|≥|of\s+size|"
+                   rf"size)\s*{_N}"
                    # ("an axis and at least 1.0 GPU-hours" is the work's amount)
                    r"(?![.\d]*\s*(?:gpu|h\b|hours?\b))|"
                    rf"{_N}\s*\+?\s*(?:or\s+more\s+)?(?:shards?|items|entries|elements|prompts|"

@@ -35,7 +35,15 @@ def _plain(raw: str) -> str:
     """Inline text as the readers see it: markup characters gone, link targets blank."""
     if "](" in raw:
         raw = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), raw)
-    return _MARKUP.sub("", raw)
+    text = _MARKUP.sub("", raw)
+    if "eq" in text:
+        # notes' shorthand, "a 4g req can get bumped to 8g": a request is a job to
+        # every reader (same length, so offsets stay)
+        text = _REQ.sub(lambda m: ("J" if m[1] == "R" else "j") + "ob" + m[2], text)
+    return text
+
+
+_REQ = re.compile(r"(?<![\w./$-])([Rr])eq(s?)(?![\w(.=/:\[-])")
 
 
 @dataclass(frozen=True)

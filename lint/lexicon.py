@@ -510,7 +510,7 @@ class Lexicon:
             # Every width pattern holds a multiplier sign, "GPU", "way", "wide" or "width".
             _Kind("width", self._widths(data, max(w for f in config.families.values()
                                                   for w in f.widths)),
-                  r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box|\dg\s"),
+                  r"\d\s?[x×]|[x×]\d|gpu|\bway\b|wide|width|node|box|\dg(?![\w-])"),
             _Kind("intent", [(name, _intent_words(name)) for name in config.intents]),
             # RunPod's GPU ids ("NVIDIA H100 80GB HBM3", "the A100 PCIe"): the longest
             # match wins, so the H100 inside a pod id is no GCP family
@@ -594,7 +594,7 @@ class Lexicon:
             if series and series != before.rstrip("-_"):
                 # "a2 SPOT, a3 SPOT, a2 FLEX": the series alone, right before a model
                 words.append(rf"(?<![\w-]){re.escape(series)}(?=\s+(?:spot|flex|standard|"
-                             r"on-demand|dws|preemptible)\b)")
+                             r"on-demand|on-dem|od|dws|preemptible)\b)")
             if spaced != bare:
                 words.append(spaced + r"(?=\s+(?:machines?|vms?|boxes|nodes?|family|shapes?|"
                                       r"types?|series|rungs?)\b)")
@@ -611,8 +611,8 @@ class Lexicon:
         n = rf"\d{{1,3}}|{_number_words(words)}"
 
         def value(text: str) -> int | None:
-            m = re.search(rf"(?<![\w.])({n})(?![\w.])|(?<=[x×])(\d+)|(\d+)(?=[x×-]|g\s)", text,
-                          re.I)
+            m = re.search(rf"(?<![\w.])({n})(?![\w.])|(?<=[x×])(\d+)|(\d+)(?=[x×-]|g(?![\w-]))",
+                          text, re.I)
             if not m:
                 return None
             word = next(g for g in m.groups() if g)

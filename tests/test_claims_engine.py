@@ -1874,6 +1874,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("```\n  --widen-threshold GPU_HOURS   a width-1 phase with a shardable axis and at\n"
      "                                least this many GPU-hours is needlessly-narrow\n"
      "                                (default: 1.0)\n```", False),
+    # the verdict's own word after an arrow or "gets": the amount is an example
+    ("exactly 1.0 gpu-h @ width 1 w/ a shardable axis → APPROVE (needs >1 to trip)", True),
+    ("exactly 1.0 gpu-h @ width 1 w/ a shardable axis → REVISE (needs >=1 to trip)", False),
+    ("A phase of 2 GPU-hours at width 1 with a shardable axis gets APPROVE.", True),
+    ("A phase of 0.5 GPU-hours at width 1 with a shardable axis gets APPROVE.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2906,6 +2911,38 @@ STRUCTURED = [
      "picks an 8g machine\n```", [2]),
     ("```yaml\nwidths: [1, 2, 4, 8]   # the automatic walk picks an 8g machine first\n```",
      []),
+    # shorthand notes: "8g" is a box size, "od" on-demand, "flex" a step of an order
+    ("if 8g is dry it jumps straight to 2g", [1]),
+    ("if 8g is dry it drops to 4g, then 2g", []),
+    ("`#SBATCH --mem=8G`, and 4g of RAM is plenty for the 2x eval", []),
+    ("auto ladder caps at 4g", [1]),
+    ("auto ladder starts at 8g", []),
+    ("long runs: od first, then dws, spot last", [1]),
+    ("long runs: flex first, then od, spot last", []),
+    ("h100s: spot/flex/od, same menu as the a100s", [1]),
+    ("h100s: spot/flex only, no od", []),
+    # labelled notes, one per line, are read one by one
+    ("long jobs (>=4h): flex first, then od, spot last\nshort (<4h): spot → flex → od", []),
+    ("long jobs (>=4h): flex first, then od, spot last\nshort (<4h): od → flex → spot", [2]),
+    # a bracketed denial after a list: "(no od)" denies od alone
+    ("| family | machine | models |\n|---|---|---|\n| h100 | a3-highgpu-Ng | spot / flex "
+     "(no od, ever) |", []),
+    ("| family | machine | models |\n|---|---|---|\n| h100 | a3-highgpu-Ng | spot (no flex, "
+     "ever) |", [3]),
+    # a request widened under any verb: "bumped up", "widened", "promoted"
+    ("a 4g req can get bumped up to 8g when there is no 4g cap", [1]),
+    ("A 4x request can be widened to 8x when there is no 4x capacity.", [1]),
+    ("A 4x request can be narrowed to 2x when there is no 4x capacity.", []),
+    # a walk through a rung says the family offers the rung's model
+    ("long job fallback at each width: a2 flex → a3 flex → a2 od → a3 od → spot", [1]),
+    ("long job fallback at each width: a2 flex → a3 flex → a2 od → a2 spot → a3 spot", []),
+    # "req" is a request; "a2 od" a rung; "last gcp pick" one of GCP's picks
+    ("8g 3h req that degrades to 4g keeps the 3h wall clock (just fewer gpus)", [1]),
+    ("8g 3h req that degrades to 4g runs 6h there (same gpu-h)", []),
+    ("long runs never lead w/ spot. spot = last gcp pick at that width", []),
+    ("long runs never lead w/ dws. spot = last gcp pick at that width", [1]),
+    # an instance's upkeep is procedure
+    ("runpod pod for the demo first, then tear down (don't leave it up over the wknd)", []),
 ]
 
 

@@ -227,6 +227,13 @@ class OrderReading(ReaderBase):
         # the steps it names, and claims no order of its own
         negated = self.negated_before(run[0].start) or bool(
             CHAIN_DENIED.match(self.unit_text, run[-1].end))  # "8× → 2× never happens"
+        if not negated:
+            for t in items:
+                if t.term[0] == "rung" and t.term[1][0] and t.term[1][2]:
+                    # "a2 flex → a3 flex → a2 od → a3 od": a walk through a rung says
+                    # the family offers its model
+                    self.add("permits", (t.term[1][0], t.term[1][2]), t.start, t.end,
+                             topic="provisioning")
         for i in range(1, len(items)):
             a, b = items[i - 1], items[i]
             if a.term == b.term:
@@ -1127,8 +1134,10 @@ class OrderReading(ReaderBase):
         written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)
         # ("SPOT as the last GCP option at that width", "the last GCP rungs are the
         # single-GPU ones"; "the SLURM lanes" names the backend itself)
+        # ("spot = last gcp pick at that width": one of its picks)
         if re.search(r"\b(?:(?:lane|partition|queue|pod)\b(?!s)|(?:rung|width|machine|"
-                     r"node|option|choice|attempt|shape|box)(?:e?s)?\b)", written, re.I):
+                     r"node|option|choice|attempt|shape|box|pick|step|stop)(?:e?s)?\b)",
+                     written, re.I):
             return True
         # "spot capacity is the last GCP model tried there": one of its provisioning
         # models, the one named before it
@@ -1140,7 +1149,7 @@ class OrderReading(ReaderBase):
         """The lane, width or family named as 'the first/last <backend> lane/rung'."""
         members = [t for t in self.terms if orderable(t.term) and t.term[0] != "backend"]
         before = [t for t in members if t.end <= cue.start]
-        if before and re.fullmatch(r"[\s`*_]*(?:is|are)\s+(?:the|its)\s*",
+        if before and re.fullmatch(r"[\s`*_]*(?:(?:is|are)\s+(?:the|its)|[=:]\s*(?:the)?)\s*",
                                    self.text(before[-1].end, cue.start), re.I):
             return before[-1]
         after = [t for t in members if t.start >= group.end]

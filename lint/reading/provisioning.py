@@ -14,7 +14,7 @@ from lint.reading.sentence import TermTok, family_of
 # ("likewise" is left out: "H100 is likewise tried at every width" says nothing of models)
 _THE_SAME = re.compile(r"\b(?:the\s+)?same\s+(?:two|three|four|\d|ones|models|options|set|list|"
                        r"provisioning(?:\s+models)?|capacity\s+types)\b|\bditto\b", re.I)
-_DENIED_TAIL = re.compile(r"(?:[,;—–]|\s-\s|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b",
+_DENIED_TAIL = re.compile(r"(?:[,;—–(]|\s-\s|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b",
                           re.I)
 # "Only the A100 family has STANDARD", "an A100 rung is the only place STANDARD
 # can appear": the model is the family's alone

@@ -41,6 +41,11 @@ _VERDICT_AFTER = re.compile(r"[ \t*_`]*\w+(?:\s+\w+)?[ \t*_`]*[:=][ \t*_`]*(?-i:
 _LABEL_LINE = re.compile(r"[ \t]*[`*_]*[A-Z][\w'’]*(?:[ \t]+[\w'’]+){0,3}[`*_]*[ \t]*:[ \t]+\S")
 
 
+# a note's label: a few words, maybe a bracketed qualifier, then a colon
+_LABELLED = re.compile(r"[ \t]*[`*_]*\w[\w'’-]*(?:[ \t]+[\w'’-]+){0,3}(?:[ \t]*\([^()\n]{1,30}\))?"
+                       r"[`*_]*[ \t]*:[ \t]+\S")
+
+
 def _setting_breaks(text: str) -> list[re.Match[str]]:
     """Line breaks before a `key: value` line that starts a setting of its own:
     after a line that ends a sentence or a lead-in, after another setting, or
@@ -51,9 +56,13 @@ def _setting_breaks(text: str) -> list[re.Match[str]]:
     out = []
     for m in re.finditer(r"\n", text):
         line = SETTING_LINE.match(text, m.end())
-        if not line:
-            continue
         previous = text[text.rfind("\n", 0, m.start()) + 1:m.start()].rstrip(" *_`")
+        if not line:
+            if _LABELLED.match(text, m.end()) and _LABELLED.match(previous):
+                # "long jobs (>=4h): flex first, …" over "short (<4h): spot → …":
+                # labelled notes, one per line, however short their labels
+                out.append(m)
+            continue
         key = line.group(0).split(":")[0].split("=")[0]
         if previous.endswith((":", ".", "!", "?", ")")) or SETTING_LINE.match(previous) or \
                 re.search(r"[_*{}/-]", key.strip(" `*")) or (

@@ -435,7 +435,7 @@ class WidthReading(ReaderBase):
             return
         # the request: "a 4× request", "a job that asked for 4 GPUs", "if 2x is full"
         request = next((w for w in widths if re.match(
-            r"\s*(?:-?\s*gpu\s+)?(?:requests?|jobs?|dispatch(?:es)?|phases?)\b",
+            r"\s*(?:-?\s*gpu\s+)?(?:requests?|reqs?|jobs?|dispatch(?:es)?|phases?)\b",
             self.unit_text[w.end:w.end + 20], re.I) or re.search(
             r"\bask(?:s|ed|ing)?\s+for\s+(?:width\s+)?$",
             self.unit_text[max(self.s.start, w.start - 20):w.start], re.I) or re.match(
@@ -447,7 +447,9 @@ class WidthReading(ReaderBase):
         for w in widths:
             if w.start > request.end and w.term[1] > request.term[1] and re.search(
                     r"\b(?:retried|retries|tries|try|goes|moves|falls|next|then|up|checks?|"
-                    r"bumps?|takes?|upgrades?|escalates?|first|lands?)\b[^,;]*$",
+                    r"bump(?:s|ed)?|takes?|upgrad(?:es?|ed)|escalat(?:es?|ed)|first|lands?|"
+                    # "a 4x request can be widened to 8x", "gets promoted to 8x"
+                    r"widen(?:s|ed)?|promot(?:es?|ed)|rais(?:es?|ed)|grows?|grown)\b[^,;]*$",
                     self.text(request.end, w.start), re.I):
                 self.add("direction", ("up",), w.start, w.end, self.negated_before(w.start),
                          topic="width chain")
