@@ -1879,6 +1879,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("exactly 1.0 gpu-h @ width 1 w/ a shardable axis → REVISE (needs >=1 to trip)", False),
     ("A phase of 2 GPU-hours at width 1 with a shardable axis gets APPROVE.", True),
     ("A phase of 0.5 GPU-hours at width 1 with a shardable axis gets APPROVE.", False),
+    # "(no &, …)" is a loop without a background
+    ("for-loop over 8 shards (no &, runs one after another) counts as 8-way parallel", True),
+    ("for-loop over 8 shards (no &, runs one after another) does not count as parallel", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2943,6 +2946,10 @@ STRUCTURED = [
     ("long runs never lead w/ dws. spot = last gcp pick at that width", [1]),
     # an instance's upkeep is procedure
     ("runpod pod for the demo first, then tear down (don't leave it up over the wknd)", []),
+    # "inside a width" scopes a family-major order to one width
+    ("order inside a width is family-major: all a2 rungs (spot/flex/od) then all a3 rungs",
+     [1]),
+    ("order inside a width is model-major: a2 spot, a3 spot, then the flex rungs", []),
 ]
 
 

@@ -103,7 +103,7 @@ FAMILY_MAJOR = re.compile(r"(?:\b(?:is|are|goes|go|tried|walked|walks?|runs?|ord
                           r"family[- ](?:major|first)\b"
                           r"(?![- ]minor)", re.I)
 # "at that width", "within a width", "per width": one width's rungs
-WITHIN_WIDTH = re.compile(r"\b(?:at|within|in|on)\s+(?:that|one|each|a|the\s+same|a\s+given|"
+WITHIN_WIDTH = re.compile(r"\b(?:at|within|inside|in|on)\s+(?:that|one|each|a|the\s+same|a\s+given|"
                           r"any)\s+width\b|\bper\s+width\b", re.I)
 # "every A100 rung", "all of the H100 rungs", "one family at a time"
 FAMILY_BLOCK = re.compile(r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\S+\s+){0,2}?"
