@@ -2950,6 +2950,17 @@ STRUCTURED = [
     ("order inside a width is family-major: all a2 rungs (spot/flex/od) then all a3 rungs",
      [1]),
     ("order inside a width is model-major: a2 spot, a3 spot, then the flex rungs", []),
+    # a negation does not reach into a bracket opened after it
+    ("A 4-GPU `lora-7b` request may run on 4, 2 or 1 GPU: never on 8 (the router does not "
+     "widen) and never on 3 (widths are 1, 2, 4 and 8 only).", []),
+    ("A 4-GPU `lora-7b` request may run on 4, 2 or 1 GPU: never on 8 (the router does not "
+     "widen) and never on 3 (widths are 1, 2, 3 and 4 only).", [1]),
+    # "fewer than two GPUs" is the width below two
+    ("- **DON'T** expect `eval-70b` to ever run on fewer than two GPUs.", []),
+    ("- **DO** expect `eval-70b` to run on fewer than two GPUs when 2x is full.", [1]),
+    # a bench's ratio target is no width
+    ("Linting the ladder docs takes 2.6–3.1× a bare parse (target 3×), so it is fine.", []),
+    ("Linting the ladder docs is fine; dispatch retries at 3× when 4× misses.", [1]),
 ]
 
 

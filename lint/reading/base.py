@@ -179,8 +179,13 @@ class ReaderBase:
     def negated_before(self, position: int, since: int | None = None) -> bool:
         """A negation in the clause before `position` (or since `since`)."""
         floor = self.clause_start(position) if since is None else since
+        inside = self.aside_of(position) if "(" in self.s.text else None
         for t in self.tokens:
             if t.kind == "neg" and floor <= t.start < position:
+                if inside is not None and t.start < inside[0] and since is None:
+                    # "never on 3 (widths are 1, 2, 4 and 8 only)": a bracket opened
+                    # after the negation states its own fact
+                    continue
                 aside = self.aside_of(t.start)
                 # (the reading is at `position`, or ends at `since`)
                 if aside is not None and not any(

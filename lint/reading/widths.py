@@ -63,6 +63,8 @@ def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
 # what follows the minimum-width cue is an example of it, not its value
 _EXAMPLE_AFTER = re.compile(r"[:;]|,\s+(?:so|e\.g\.|for\s+example|for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
+# "on fewer than two GPUs", "below 2×": the widths under the one named
+_FEWER_THAN = re.compile(r"\b(?:(?:fewer|less|lower|narrower)\s+than|below|under)\s+$", re.I)
 _REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
                        r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
                        r"\bfails?\s+(?:validation|to\s+validate)\b|\berrors?\s+out\b", re.I)
@@ -297,7 +299,14 @@ class WidthReading(ReaderBase):
                 # "a 1-GPU eval-70b request is rejected": the request cannot run
                 rejected = bool(_REJECTED.search(self.text(max(w.end, it.end),
                                                            self.clause_end(max(w.end, it.end)))))
-                self.add("reach", (it.value, self._term_width(w)), w.start, w.end,
+                width = self._term_width(w)
+                if width and _FEWER_THAN.search(self.text(max(self.s.start, w.start - 24),
+                                                          w.start)):
+                    # "run on fewer than two GPUs": the next width down
+                    width = max((n for n in self.facts.widths if n < width), default=None)
+                    if width is None:
+                        continue
+                self.add("reach", (it.value, width), w.start, w.end,
                          self.negated_before(w.start) != rejected, topic="minimum width")
             elif intents is named and _INTENT_CHAIN.match(self.text(it.end, self.s.end)):
                 # "The eval-70b chain is 8× → 4× → 2× → 1×": it reaches the last width
