@@ -2961,6 +2961,20 @@ STRUCTURED = [
     # a bench's ratio target is no width
     ("Linting the ladder docs takes 2.6–3.1× a bare parse (target 3×), so it is fine.", []),
     ("Linting the ladder docs is fine; dispatch retries at 3× when 4× misses.", [1]),
+    # "both SLURM lanes" gives each lane the fact
+    ("Both SLURM lanes give up after 30 minutes in the queue: `campus-a100` first, then "
+     "`campus-preempt`.", [1]),
+    ("Both SLURM lanes give up after a while in the queue: `campus-a100` first, then "
+     "`campus-preempt`.", []),
+    # "if the 4x rungs miss … tries the 8-GPU machines" widens the request
+    ("If the 4x rungs miss, the router also tries the 8-GPU machines before going narrower.",
+     [1]),
+    ("If the 8x rungs miss, the router tries the 4-GPU machines before going narrower.", []),
+    # "originally requested" is no history note
+    ("On SLURM the job runs at the width you originally requested, so an 8x `lora-7b` job "
+     "asks for 8 GPUs on partition `gpu`.", [1]),
+    ("On SLURM the job runs at the intent's minimum width, so an 8x `lora-7b` job asks for "
+     "1 GPU on partition `gpu`.", []),
 ]
 
 

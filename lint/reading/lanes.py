@@ -45,7 +45,12 @@ _ELIDED_SUBJECT = re.compile(r"\W{0,3}(?:waits|takes|holds|allows|accepts|gives|
 # "waits 30 min", "30 min max wait", "gives it 30 minutes", "wait up to two hours"
 _WAIT_CUE = re.compile(r"\bwait(?:s|ing)?\b|\bgives?\s+it\b|\bbefore\s+(?:moving|falling|"
                        r"giving|it\s+moves|the\s+router\s+moves)|\bqueue(?:s|d)?\s+for\b|"
-                       r"\btime-?out\b|\bpatience\b", re.I)
+                       r"\btime-?out\b|\bpatience\b|"
+                       # "gives up after 30 minutes in the queue", "times out after an hour"
+                       r"\b(?:gives?|giving)\s+up\s+after\b|\btimes?\s+out\s+after\b", re.I)
+# "both SLURM lanes", "each campus lane", "all the SLURM lanes"
+_EVERY_LANE = re.compile(r"\b(?:both|each|every|all(?:\s+the)?)\s+(?:of\s+the\s+)?"
+                         r"(?:slurm\s+|campus\s+)?lanes?\b", re.I)
 _TYPICAL_WAIT = re.compile(r"\b(?:mean|average|avg|median|typical(?:ly)?|usual(?:ly)?|"
                            r"expected|p\d\d|observed|simulated)\b[\w\s-]{0,20}$", re.I)
 _OBJECT_CUE = re.compile(r"\b(?:after|before|to|from|than|over|behind|ahead\s+of)\s*[`*_]*"
@@ -278,6 +283,18 @@ class LaneReading(ReaderBase):
         if self.procedural and not self.table_header:
             return
         lanes = [t for t in self.terms if t.term[0] == "lane"]
+        floor = self.s.start
+        every = _EVERY_LANE.search(self.s.text) if not self.table_header else None
+        if every:
+            at, end = self.s.start + every.start(), self.s.start + every.end()
+            clause_end = self.clause_end(end) if lanes else self.s.end
+            if not lanes or lanes[0].start >= clause_end:
+                # "Both SLURM lanes give up after 30 minutes[: campus-a100 first, …]":
+                # each lane's own fact, in the clause the quantifier opens
+                for name in self.facts.lanes():
+                    self._lane_text(TermTok(("lane", name), at, end), self.s.start,
+                                    clause_end)
+                floor = clause_end
         if not lanes:
             return
         if self.table_header and "|" in self.s.text:
@@ -303,7 +320,7 @@ class LaneReading(ReaderBase):
             lanes = owners
         owners = owners or lanes[:1]
         for i, lane in enumerate(owners):
-            start = self.s.start if i == 0 else lane.start
+            start = floor if i == 0 else lane.start
             end = owners[i + 1].start if i + 1 < len(owners) else self.s.end
             self._lane_text(lane, start, end)
 

@@ -448,8 +448,10 @@ class WidthReading(ReaderBase):
             self.unit_text[w.end:w.end + 20], re.I) or re.search(
             r"\bask(?:s|ed|ing)?\s+for\s+(?:width\s+)?$",
             self.unit_text[max(self.s.start, w.start - 20):w.start], re.I) or re.match(
-            r"[`*_]*\s+(?:is|are)\s+(?:full|out|busy|gone|unavailable|dry|exhausted|empty)\b|"
-            r"\s+miss(?:es|ed)\b",
+            r"[`*_]*\s+(?:(?:rungs?|boxes|machines?|shapes?)\s+)?(?:is|are)\s+(?:full|out|busy|"
+            r"gone|unavailable|dry|exhausted|empty)\b|"
+            # "if the 4x rungs miss"
+            r"\s+(?:(?:rungs?|boxes|machines?|shapes?)\s+)?miss(?:es|ed)?\b",
             self.unit_text[w.end:w.end + 20], re.I)), None)
         if request is None:
             return
