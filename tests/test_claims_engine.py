@@ -2975,6 +2975,9 @@ STRUCTURED = [
      "asks for 8 GPUs on partition `gpu`.", [1]),
     ("On SLURM the job runs at the intent's minimum width, so an 8x `lora-7b` job asks for "
      "1 GPU on partition `gpu`.", []),
+    # "same as X's" gives X the minimum just stated
+    ("eval-70b's floor is 2 GPUs, same as eval-7b's.", [1]),
+    ("eval-7b's floor is 1 GPU, same as lora-7b's.", []),
 ]
 
 

@@ -64,6 +64,9 @@ def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
 _EXAMPLE_AFTER = re.compile(r"[:;]|,\s+(?:so|e\.g\.|for\s+example|for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
 # "on fewer than two GPUs", "below 2×": the widths under the one named
+# "…, same as eval-7b's", "the same as for lora-7b"
+_SAME_AS = re.compile(r"\b(?:the\s+)?same\s+as\s+(?:for\s+|with\s+)?[`*_]*(?P<intent>[a-z][\w.-]*?)"
+                      r"[`*_]*(?:['’]s)?(?![\w.-])", re.I)
 _FEWER_THAN = re.compile(r"\b(?:(?:fewer|less|lower|narrower)\s+than|below|under)\s+$", re.I)
 _REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
                        r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
@@ -181,6 +184,24 @@ class WidthReading(ReaderBase):
             # the fix keeps how the width is written ("2×", "two GPUs")
             self.add("floor", (self._term_width(w),), w.start, w.end, topic="minimum width",
                      fix=((w.start, w.end, self.text(w.start, w.end)),))
+
+    def read_same_as(self) -> None:
+        """'eval-70b's floor is 2 GPUs, same as eval-7b's': the other intent's
+        minimum is the one just stated."""
+        if "same" not in self.s.text.lower():
+            return
+        for m in _SAME_AS.finditer(self.s.text):
+            other = m.group("intent").lower()
+            at = self.s.start + m.start()
+            stated = [p for p in self.props if p.kind in ("min-width", "reach") and
+                      p.end <= at and p.args[0] != other]
+            if other not in self.facts.intents or not stated or any(
+                    p.args[0] == other for p in self.props):
+                continue
+            p = stated[-1]
+            start = self.s.start + m.start("intent")
+            self.add(p.kind, (other, *p.args[1:]), start, start + len(m.group("intent")),
+                     p.negated, topic=p.topic)
 
     def read_min_width(self) -> None:
         if self._min_with_exception():
