@@ -2978,6 +2978,9 @@ STRUCTURED = [
     # "same as X's" gives X the minimum just stated
     ("eval-70b's floor is 2 GPUs, same as eval-7b's.", [1]),
     ("eval-7b's floor is 1 GPU, same as lora-7b's.", []),
+    # "need the --allow-8x flag" makes the 8× rungs explicit-only
+    ("8x rungs need the --allow-8x flag.", [1]),
+    ("8x rungs need no flag.", []),
 ]
 
 

@@ -149,7 +149,13 @@ EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|fl
                        r"\bonly\s+(?:[\w×`]+\s+){1,3}(?:when|if)\b[^.;]{0,40}?"
                        r"(?:\bexplicit|\bflag\b|\bopts?[- ]in\b|"
                        # "only show up when the plan sets `ladder: wide`"
-                       r"\b(?:sets?|pins?|passes?|adds?|asks?\s+for)\b)", re.I)
+                       r"\b(?:sets?|pins?|passes?|adds?|asks?\s+for)\b)|"
+                       # "8x rungs need the --allow-8x flag", "8g only w/ --allow-8x",
+                       # "gated behind a flag"
+                       r"\b(?:needs?|requires?|gated\s+(?:behind|on)|behind)\s+(?!no\b|not\b|any\b)"
+                       r"(?:an?\s+|the\s+)?"
+                       r"(?:[\w`-]+\s+){0,2}?(?:flag|opt[- ]in|[`]*--[\w-]+)|"
+                       r"\bonly\s+(?:with|w/)\s+(?:an?\s+|the\s+)?[`]*--[\w-]+", re.I)
 # Claims over every family or every intent name none of them ("both machine
 # families offer all three models", "all four intents can run on one GPU"):
 # the readers expand these, and the engine reads a unit that has one though
