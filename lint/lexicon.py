@@ -595,6 +595,10 @@ class Lexicon:
                 # "a2 SPOT, a3 SPOT, a2 FLEX": the series alone, right before a model
                 words.append(rf"(?<![\w-]){re.escape(series)}(?=\s+(?:spot|flex|standard|"
                              r"on-demand|on-dem|od|dws|preemptible)\b)")
+                # "A3 machines have no spot", "the a2 boxes", "a3s are spot/flex only"
+                words.append(rf"(?<![\w-]){re.escape(series)}(?=\s+(?:machines?|vms?|boxes|"
+                             r"nodes?|rungs?|instances?|shapes?)\b)")
+                words.append(rf"(?<![\w-]){re.escape(series)}s(?![\w-])")
             if spaced != bare:
                 words.append(spaced + r"(?=\s+(?:machines?|vms?|boxes|nodes?|family|shapes?|"
                                       r"types?|series|rungs?)\b)")

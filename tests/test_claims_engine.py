@@ -2981,6 +2981,13 @@ STRUCTURED = [
     # "need the --allow-8x flag" makes the 8× rungs explicit-only
     ("8x rungs need the --allow-8x flag.", [1]),
     ("8x rungs need no flag.", []),
+    # a machine series before a noun names its family; "same models as X" compares
+    ("A3 machines have no spot.", [1]),
+    ("A3 machines have no on-demand.", []),
+    ("a3-highgpu (H100) gets the same three models as the a2 boxes: SPOT, FLEX_START and "
+     "on-demand STANDARD.", [1]),
+    ("a3-highgpu (H100) gets the same models as the a2 boxes minus on-demand: SPOT and "
+     "FLEX_START.", []),
 ]
 
 

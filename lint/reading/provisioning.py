@@ -14,6 +14,7 @@ from lint.reading.sentence import TermTok, family_of
 # ("likewise" is left out: "H100 is likewise tried at every width" says nothing of models)
 _THE_SAME = re.compile(r"\b(?:the\s+)?same\s+(?:two|three|four|\d|ones|models|options|set|list|"
                        r"provisioning(?:\s+models)?|capacity\s+types)\b|\bditto\b", re.I)
+_SAME_AS_BEFORE = re.compile(r"\bsame\s+(?:\w+\s+){0,3}?as\s+(?:the\s+|an?\s+)?[`*_]*$", re.I)
 _DENIED_TAIL = re.compile(r"(?:[,;—–(]|\s-\s|\band\b|\bbut\b)\s*(?:but\s+)?(?:never|not|no)\b",
                           re.I)
 # "Only the A100 family has STANDARD", "an A100 rung is the only place STANDARD
@@ -87,6 +88,11 @@ class ProvisioningReading(ReaderBase):
         fams = [t for t in self.terms if t.term[0] in ("family", "rung") and
                 (t.term[0] == "family" or t.term[1][0]) and t.start >= main and
                 not _QUOTA_AFTER.match(self.unit_text, t.end)]
+        if len(fams) > 1:
+            # "a3-highgpu gets the same three models as the a2 boxes: …": the family
+            # compared with is the subject's yardstick; the models are the subject's
+            fams = [fams[0], *[t for t in fams[1:] if not _SAME_AS_BEFORE.search(
+                self.text(max(self.s.start, t.start - 40), t.start))]]
         # "the regular H100 quota", "the preemptible GPU quota": a quota's name, not a model
         models = [t for t in self.terms if t.term[0] == "model" and t.start >= main and
                   not _QUOTA_AFTER.match(self.unit_text, t.end)]
