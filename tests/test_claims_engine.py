@@ -2988,6 +2988,11 @@ STRUCTURED = [
      "on-demand STANDARD.", [1]),
     ("a3-highgpu (H100) gets the same models as the a2 boxes minus on-demand: SPOT and "
      "FLEX_START.", []),
+    # "always" / "for everything" names both length classes
+    ("Spot first for everything.", [1]),
+    ("Spot first for everything under 4 h.", []),
+    ("We always try spot first.", [1]),
+    ("We always try spot first on short jobs.", []),
 ]
 
 

@@ -104,6 +104,11 @@ _EVERY_JOB = re.compile(r"\b(?:every|each|any|all)\s+(?:single\s+)?(?:jobs?|runs
                         r"dispatch(?:es)?)\b(?!\s+(?:that|which|whose|under|over|below|above|"
                         r"shorter|longer|of|at|on|in|with|for|where|when)\b)", re.I)
 
+# "spot first for everything", "we always try spot first": no job is left out
+_FOR_EVERYTHING = re.compile(r"\b(?:always|for\s+(?:everything|every\s+(?:single\s+)?(?:job|run)|"
+                             r"all\s+(?:jobs|runs))|no\s+matter\s+what|across\s+the\s+board)\b",
+                             re.I)
+
 # a strict "over" ("more than four hours"), not a loose one ("once it passes 4 hours")
 _STRICTLY_OVER = re.compile(r"\b(?:(?:more|longer|greater)\s+than|over|above|exceed(?:s|ing)?|"
                             r"in\s+excess\s+of)\s+(?:the\s+)?$", re.I)
@@ -350,7 +355,8 @@ class LengthReading(ReaderBase):
         # Both classes, one claim: "Preemptible capacity is tried first regardless of
         # job length", "tried first for every job, short or long".
         every_length = (ANY_LENGTH.search(self.s.text) or (
-            not durations and not self.procedural and self._every_job_subject())
+            not durations and not self.procedural and (
+                self._every_job_subject() or _FOR_EVERYTHING.search(self.s.text)))
         ) if not classes else (
             len(classes) == 2 and not durations and _BOTH_CLASSES.search(self.s.text))
         if every_length and self.s.context and (
