@@ -909,8 +909,6 @@ _STRICTLY_ABOVE = re.compile(
     r"\bneeds?\s+(?:strictly\s+)?more\s+than)[\s*_`]*(?:the\s+)?(?:\d|$)", re.I)
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)
 _N = r"(\d+|two|three|four|five|six|eight|ten|sixteen)\b"
-# (not past an arrow or a bracket: "… a shardable axis → REVISE (needs >=1 to trip)"
-# gives the amount of work's bound)
 # (not past an arrow: "… a shardable axis → REVISE (needs >=1 to trip)" bounds the
 # amount of work)
 _AXIS = re.compile(rf"(?:axis|shards?)(?:(?!→|->|=>)\D){{0,40}}?(?:at\s+least|>=|≥|of\s+size|"

@@ -63,10 +63,10 @@ def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
 # what follows the minimum-width cue is an example of it, not its value
 _EXAMPLE_AFTER = re.compile(r"[:;]|,\s+(?:so|e\.g\.|for\s+example|for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
-# "on fewer than two GPUs", "below 2×": the widths under the one named
 # "…, same as eval-7b's", "the same as for lora-7b"
 _SAME_AS = re.compile(r"\b(?:the\s+)?same\s+as\s+(?:for\s+|with\s+)?[`*_]*(?P<intent>[a-z][\w.-]*?)"
                       r"[`*_]*(?:['’]s)?(?![\w.-])", re.I)
+# "on fewer than two GPUs", "below 2×": the widths under the one named
 _FEWER_THAN = re.compile(r"\b(?:(?:fewer|less|lower|narrower)\s+than|below|under)\s+$", re.I)
 _REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
                        r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
