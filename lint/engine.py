@@ -456,7 +456,12 @@ def _ignore_interrupt() -> None:
 
 def _init_worker(ws: Workspace, selected: set[str]) -> None:
     global _WORKER
+    from lint import regex_cache
+
     _ignore_interrupt()
+    # what the main process compiled before the fork is its own to save; a
+    # worker hands back only what it compiles itself
+    regex_cache.take_fresh()
     _WORKER = Linter(ws, selected)
 
 

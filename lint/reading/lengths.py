@@ -114,7 +114,10 @@ _STRICTLY_OVER = re.compile(r"\b(?:(?:more|longer|greater)\s+than|over|above|exc
                             r"in\s+excess\s+of)\s+(?:the\s+)?$", re.I)
 
 
-# "is 30 h at 8x", "12 hours on 4 GPUs": a job's length at its width
+# "is 30 h at 8x", "12 hours on 4 GPUs": a job's length at its width. Kept apart
+# from _GPUS_TIMES_HOURS on purpose: a product ("8 GPUs × 25 h") always states a
+# new job and replaces a carried one, while "12 h at 2x" may only restate the
+# carried job at a degraded width, so it sets a job only when none is carried.
 _LENGTH_AT_WIDTH = re.compile(r"(?<![\w.])(?P<h>\d{1,4}(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s+"
                               r"(?:at|on)\s+(?P<w>\d{1,2})\s*(?:[x×]|gpus?)(?!\w|\.\d)", re.I)
 
