@@ -189,6 +189,7 @@ class Engine:
         parent_request: tuple[float, int] | None = None  # a lead-in's worked job
         list_request: dict[int, tuple[float, int]] = {}
         list_lead: dict[int, str] = {}
+        fence_lead = ""
         table_header = ""
         section_heading = ""  # "### campus-preempt" over "- waits up to …"
         subjects: dict[str, str | None] = {}
@@ -210,6 +211,9 @@ class Engine:
             # "long: FLEX_START -> SPOT -> STANDARD" in a plain fence states a setting
             units = sorted([*units, *data], key=lambda u: u.line)
         for unit in units:
+            if not unit.data:
+                fence_lead = unit.text if not unit.list_id and not unit.table_id and \
+                    unit.text.rstrip(" *_").endswith(":") else ""
             new_list = bool(unit.list_id) and unit.list_id not in by_list
             if new_list and order_pending:
                 ordered_lists.add(unit.list_id)
@@ -274,7 +278,9 @@ class Engine:
             if new_list and parent_request is not None:
                 # "Worked example, a 1 h job at 4×:" over "- 2×: 2 h, short, SPOT lead."
                 list_request[unit.list_id] = parent_request
-            lead = list_lead.get(unit.list_id, "")
+            # "Intent minimums as the router sees them:" over a fence of settings leads
+            # its lines as a lead-in leads a list
+            lead = list_lead.get(unit.list_id, "") or (fence_lead if unit.data else "")
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
                                             table_header if unit.table_id else "",
                                             list_request.get(unit.list_id), lead,

@@ -17,6 +17,7 @@ from lint.reading import Reader
 _VERDICTS = {"revise": "REVISE", "warn": "WARN", "approve": "APPROVE"}
 _THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthreshold|\bminimum|"
                             r"\bunder\b|\bbelow\b|\bmore\s+than\b|\bover\b|\band\s+up\b", re.I)
+_SPREAD = re.compile(r"\s+(?:\d|the\s+(?:\w+\s+)?(?:prompts|shards|items|files|rows|samples))")
 # cues that name the threshold only before the amount ("widen phases above 5 GPU-hours";
 # not "2 GPU-hours, well above the 1.0 threshold")
 _THRESHOLD_BEFORE = re.compile(r"\b(?:above|exceeds?|passes|reaches)\s+$", re.I)
@@ -202,8 +203,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
     if re.search(r"\bexamples?\b", reader.table_header, re.I):
         amounts = []  # "| needlessly-narrow | REVISE | width 1, 8 GPU-hours |": an example
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
-        reader.unit_text[max(s.start, t.start - 14):t.start] + " " +
-        reader.unit_text[t.end:t.end + 12]) or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)
+        reader.unit_text[max(s.start, t.start - 14):t.start]) or any(
+            # ("1 GPU-hour over 600 prompts": spread over them, not above it)
+            not (m.group(0).lower() == "over" and _SPREAD.match(reader.unit_text, t.end + m.end()))
+            for m in _THRESHOLD_CUE.finditer(reader.unit_text[t.end:t.end + 12]))
+        or _OF_WORK_OR_MORE.match(reader.unit_text, t.end)
         or _THRESHOLD_BEFORE.search(reader.unit_text[max(s.start, t.start - 14):t.start])
         # "gpu_hours is at least 2.0", "| GPU-hours | ≥ 0.5 |": the cue inside the amount
         or _CUE_INSIDE.search(reader.unit_text[t.start:t.end])]
@@ -230,15 +234,19 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # other condition in the sentence that could be what lets it through
         arrowed = approved is not None and approved.group(0).lstrip().startswith(
             ("→", "->", "=>")) and not _OTHER_CONDITIONS_NAMED.search(s.text)
+        opening = reader.text(reader.clause_start(gh.start), gh.start)
         if approved and not example and (exactly or arrowed or (
-                not cued and _ONE_PHASE.match(
-                    reader.text(reader.clause_start(gh.start), gh.start))) or
-                _AT_AMOUNT.search(reader.text(reader.clause_start(gh.start), gh.start))):
+                # ("…is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd": the amount
+                # opens its clause, a case's subject)
+                not cued and (_ONE_PHASE.match(opening) or not opening.strip(" *_`"))) or
+                _AT_AMOUNT.search(opening)):
             # ("Exactly 1.0 GPU-hour passes": the edge case, an example too)
             # "a width-1 phase with a 2-way axis and 1.0 GPU-hours is approved": an
-            # example the rule lets through
-            props.append(Prop("narrow-at", (gh.value,), not reader.negated_before(
-                gh.end + approved.end()), gh.start, gh.end, "widening threshold"))
+            # example the rule lets through ("… with no shardable axis is approved"
+            # fails another condition and says nothing of the amount)
+            if not _OTHER_CONDITION.search(s.text):
+                props.append(Prop("narrow-at", (gh.value,), not reader.negated_before(
+                    gh.end + approved.end()), gh.start, gh.end, "widening threshold"))
             continue
         if example and not cued:
             # "a width-1 phase of 0.5 GPU-hours is not needlessly narrow": an example
@@ -864,7 +872,7 @@ _PARALLEL_LEAD = re.compile(r"(?:\bcounts?\s+as|\bcounted\s+as|\btreated\s+as|\b
 # "a width-1 phase below it is fine", "… with no shardable axis is fine": a case the
 # rule lets through
 _BELOW_IT = re.compile(r"\b(?:below|under|less\s+than)\s+(?:it|that|the\s+(?:threshold|bar|line|"
-                       r"cut-?off))\b[^.;]{0,40}?\b(?:is|are)\s+(?:\w+\s+)?(?:fine|ok(?:ay)?|"
+                       r"cut-?off))\b[^.;]{0,90}?\b(?:is|are)\s+(?:\w+\s+)?(?:fine|ok(?:ay)?|"
                        r"approved)\b", re.I)
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b[^,;.:]*$", re.I)
 _OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)

@@ -506,6 +506,9 @@ def _lane_end(p: Prop, facts: Facts):
 
 
 def _last(p: Prop, facts: Facts):
+    if len(p.args) == 2:  # the last width of one intent's walk: its minimum
+        floor = facts.min_width(p.args[1])
+        return p.args[0][1] == floor, f"{p.args[1]} goes down to {floor}× on GCP", ()
     return _last_of(p.args[0], facts), _order_expected(facts, p.args[0]), ()
 
 

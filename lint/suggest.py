@@ -39,6 +39,8 @@ def canonical(p: Prop, facts: Facts) -> str:
         return (f"At each width `{facts.family_label(first)}` goes first: on "
                 f"{facts.short_order[0]} for a short job, on {facts.long_order[0]} for a long "
                 "one.")
+    if kind == "last" and len(p.args) == 2:  # the last width of one intent's walk
+        return f"For `{p.args[1]}`, GCP widths go down to {facts.min_width(p.args[1])}×."
     if kind in ("order", "first", "last", "skip", "tried", "dynamic"):
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:

@@ -1882,6 +1882,19 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # "(no &, …)" is a loop without a background
     ("for-loop over 8 shards (no &, runs one after another) counts as 8-way parallel", True),
     ("for-loop over 8 shards (no &, runs one after another) does not count as parallel", False),
+    # "with … and no shardable axis gets APPROVE": "no" is inside the subject, and a
+    # missing axis says nothing of the amount
+    ("The same launch at width 1 with 0.5 GPU-hours and no shardable axis gets APPROVE.",
+     False),
+    ("The same launch at width 1 with 0.5 GPU-hours and a shardable axis gets REVISE.", True),
+    ("`gen.py --num-shards {width}` with no shard id counts as `{width}`-way parallel work.",
+     False),
+    ("`gen.py --num-shards {width}` with no shard id does not count as parallel work.", True),
+    # "below it, … is fine" is the case under the threshold; "over 600 prefixes" is no cue
+    ("The widen threshold is 1.0 GPU-hour. Below it, a width-1 phase with a shardable axis "
+     "(size 2 or more) is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd.", False),
+    ("The widen threshold is 1.0 GPU-hour. Below it, a width-1 phase with a shardable axis "
+     "(size 2 or more) is fine: 1.5 GPU-hours over 600 prefixes is APPROVEd.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -2993,6 +3006,58 @@ STRUCTURED = [
     ("Spot first for everything under 4 h.", []),
     ("We always try spot first.", [1]),
     ("We always try spot first on short jobs.", []),
+    # a belief given to others, and a counterfactual about the ladder, claim nothing
+    ("Some people think 4 h counts as short; it does not.", []),
+    ("4 h counts as short; it does not.", [1]),
+    ("If FLEX_START were allowed past 168 h, a 200 h job would get a DWS rung.", []),
+    ("FLEX_START is allowed past 168 h, so a 200 h job gets a DWS rung.", [1]),
+    # "it is not the case that … never" cancels; "not every X before any Y" is no order
+    ("It's not the case that a long job can never land on an on-demand VM.", []),
+    ("It's not the case that a long job can land on an on-demand VM.", [1]),
+    ("The router doesn't try every A100 rung before any H100 rung.", []),
+    ("The router doesn't try an A100 rung before an H100 rung.", [1]),
+    # "between" reads in its clause; a pronoun after it is the sentence's subject
+    ("RunPod is not a fallback between GCP widths, and it never jumps ahead of the campus "
+     "lanes.", []),
+    ("RunPod is not a fallback between GCP widths, and it always jumps ahead of the campus "
+     "lanes.", [1]),
+    # work done by hand "outside dispatch" is a procedure
+    ("For the demo, deploy the server to RunPod first (a manual pod, outside dispatch).", []),
+    ("For the demo, dispatch sends the server to RunPod first.", [1]),
+    # an intent's floor: "Its minimum width is 2, so the GCP walk stops at 2×"
+    ("Q: Can an eval-70b dispatch land on one GPU?\nNo. Its minimum width is 2, so the GCP "
+     "walk stops at 2×.", []),
+    ("The GCP walk stops at 2× for every request.", [1]),
+    # "every width" and "last width" of a named intent are that intent's
+    ("eval-70b at 8 GPUs for 30 h: 60 h at 4 GPUs, 120 h at 2 GPUs. Every width is long, and "
+     "since 120 h ≤ 168 h flex-start is offered at every width it tries.", []),
+    ("eval-7b at 8 GPUs for 30 h: 60 h at 4 GPUs, 120 h at 2 GPUs. Every width is long, and "
+     "since 120 h ≤ 168 h flex-start is offered at every width it tries.", [1]),
+    ("`eval-70b`, 4 GPUs × 2 h: at 4x it is 2 h. Its next and last GCP width is 2x.", []),
+    ("`eval-7b`, 4 GPUs × 2 h: at 4x it is 2 h. Its next and last GCP width is 2x.", [1]),
+    # two jobs in one sentence each own what is said after them
+    ("At width 1 a 3.9 h job leads with SPOT and a 4.0 h job leads with FLEX_START.", []),
+    ("At width 1 a 3.9 h job leads with SPOT and a 4.0 h job leads with SPOT.", [1]),
+    # "retried at 2 and then at 1 GPU": the unit written on the later width
+    ("A width-4 job that misses at 4 GPUs is retried at 2 and then at 1 GPU.", []),
+    ("A width-8 job that misses at 8 GPUs is retried at 2 and then at 1 GPU.", [1]),
+    # the job of the sentence before, its length on a width and its width-N rungs' lead
+    ("Example: eval-7b at width 4 for 3 h. If only single A100s are free, the job runs 12 h "
+     "on one GPU.", []),
+    ("Example: eval-7b at width 4 for 3 h. If only single A100s are free, the job runs 6 h "
+     "on one GPU.", [1]),
+    ("4 GPUs × 45 h → 180 h at width 1. That is a long job, so the router leads the width-1 "
+     "rungs with STANDARD.", []),
+    ("4 GPUs × 45 h → 180 h at width 1. That is a long job, so the router leads the width-1 "
+     "rungs with FLEX_START.", [1]),
+    # a leading reason clause keeps its negation
+    ("Since 4 h is not below the 4 h cutoff, the 1× rungs lead with FLEX_START.", []),
+    ("Since 4 h is not above the 4 h cutoff, the 1× rungs lead with SPOT.", [1]),
+    # a fence of settings under "Intent minimums …:"
+    ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
+     "\"eval-70b\": 2}\n```", []),
+    ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 2, "
+     "\"eval-70b\": 2}\n```", [3]),
 ]
 
 

@@ -56,6 +56,13 @@ _NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+|simply\s+|just\s+|always
 _NO_SUBJECT = re.compile(r"\s+(?:\w+\s+)?(?:jobs?|requests?|phases?|runs?|dispatch(?:es)?)\s+"
                          r"(?:ever\s+)?(?:starts?|begins?|opens?|leads?|goes|lands?|is|are|gets?|"
                          r"skips?|uses?|tries|reaches|runs)\b", re.I)
+_REASON = re.compile(r"^\W*(?:since|because|as|given\s+that|now\s+that)\b[^,:;]*,", re.I)
+# "with no …", "and no …" in a subject, and the predicate that follows that noun
+_WITH_NO = re.compile(r"\b(?:with|and|having)\s+$", re.I)
+_PREDICATE_AFTER = re.compile(r"\s+(?:[\w-]+\s+){1,4}?(?:gets?|is|are|counts?\s+as|passes|"
+                              r"stays?|remains?|earns?|draws?|receives?)\b", re.I)
+# "it is not the case that …", "it isn't true that …": a negation of a whole clause
+_NOT_THE_CASE = re.compile(r"\s+(?:the\s+case|true|so)\s+that\b", re.I)
 _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b", re.I)
 
 
@@ -81,7 +88,8 @@ _CLAUSE_OR_PRICE = re.compile(
 # done by hand names the router only to set it aside
 _COMMAND_LINE = re.compile(r"\bbackend-router\s+[\w-]+(?:\s+--?[\w-]+(?:[ =](?!-)[^\s,;]+)?)*")
 _BYPASS = re.compile(r"\b(?:not\s+(?:going|go)\s+through|bypass(?:es|ing)?|outside(?:\s+of)?|"
-                     r"without(?:\s+using)?|around)\s+(?:the\s+)?(?:backend[- ])?router\b", re.I)
+                     r"without(?:\s+using)?|around)\s+(?:the\s+)?"
+                     r"(?:(?:backend[- ])?router|dispatch|ladder)\b", re.I)
 
 
 class ReaderBase:
@@ -159,6 +167,14 @@ class ReaderBase:
         close = self.unit_text.find(")", position, self.s.end)
         return (opened, close) if close >= 0 else None
 
+    def _intents_before(self) -> set[str]:
+        """The one intent the unit names before this sentence, as a set (empty
+        where it names none or several)."""
+        before = self.unit_text[:self.s.start].lower()
+        named = {name for name in self.facts.intents
+                 if re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", before)}
+        return named if len(named) == 1 else set()
+
     def kinds(self, kind: str) -> list[Token]:
         return [t for t in self.tokens if t.kind == kind]
 
@@ -166,6 +182,11 @@ class ReaderBase:
         """Start of the clause that holds `position`: after the last ':', ';' or
         dash before it, and after a leading 'if …,' condition."""
         floor = self._main_start()
+        reason = _REASON.match(self.s.text)
+        if reason and position >= self.s.start + reason.end():
+            # "Since 4 h is not above the cutoff, the 1× rungs lead with SPOT": the
+            # reason's negation is its own (it still reads inside the reason)
+            floor = max(floor, self.s.start + reason.end())
         head = self.s.text[:max(0, position - self.s.start)]
         dash = max((m.start() for m in _DASH.finditer(head)), default=-1)
         cut = max(head.rfind(":"), head.rfind(";"), dash, head.rfind(" | "))
@@ -203,13 +224,21 @@ class ReaderBase:
                     if not self._no_negates(t) or _NEW_PREDICATE.search(
                             self.unit_text[t.end:position]):
                         continue  # "…gets no FLEX_START rung and leads with STANDARD": its noun
+                    if _WITH_NO.search(self.unit_text, floor, t.start) and _PREDICATE_AFTER.match(
+                            self.unit_text[t.end:position]):
+                        # "a phase with 0.5 GPU-hours and no shardable axis gets APPROVE":
+                        # "no" is inside the subject; the predicate after it is not denied
+                        continue
                 if word in ("without", "skip", "avoid") and t.start > floor + 40:
                     continue
                 if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):
                     continue  # "without it, the first rung is 4×": a condition
                 if _MISS_CONDITION.match(self.unit_text, t.end):
                     continue  # "a request that can't get capacity is …": the miss, not polarity
-                return True
+                # ("It's not the case that a long job can never land on on-demand":
+                # the two negations cancel)
+                return not (_NOT_THE_CASE.match(self.unit_text, t.end) and any(
+                    o.kind == "neg" and t.end < o.start < position for o in self.tokens))
         return False
 
     def clause_end(self, position: int) -> int:
@@ -246,6 +275,13 @@ class ReaderBase:
             # width's walk ends depends on the intent the sentence names
             intent = next((t.value for t in self.tokens if t.kind == "intent"), None)
             args = (*args, intent) if intent else args
+        if kind == "last" and len(args) == 1 and args[0][0] == "width":
+            # "eval-70b … Its next and last GCP width is 2x": the last width of the
+            # named intent's walk
+            named = {t.value for t in self.tokens if t.kind == "intent"} or \
+                self._intents_before()
+            if len(named) == 1:
+                args = (*args, named.pop())
         if kind == "first" and len(args) == 1 and args[0][0] in ("family", "width"):
             # "Expected first rung: a2-ultragpu-1g on SPOT" under a 1-GPU job: first
             # at the width that job asks for, not on the whole ladder

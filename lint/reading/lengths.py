@@ -26,6 +26,11 @@ _EVERY_WIDTH = re.compile(r"\b(?:at|on)\s+(?:every|each|any|all(?:\s+the)?)\s+wi
                           r"\bwhatever\s+(?:the\s+)?width\b|\bat\s+all\s+widths\b|"
                           r"\bno\s+matter\s+(?:the\s+|which\s+)?width\b", re.I)
 
+_LENGTH_AT = re.compile(r"\s+(?:at|on)\s+(?:width\s+)?")
+_LED_RUNGS = re.compile(r"[^,;:.]*?\brungs?\s+with\s+", re.I)
+_ANOTHER_ARTICLE = re.compile(r"(?<!\bis\s)(?<!\bbecomes\s)(?<!\binto\s)(?<!\bmakes\s)(?<!=\s)"
+                              r"(?<!→\s)(?<!\bas\s)\ban?\s+$", re.I)
+_ANOTHER_JOB = re.compile(r"[\s-]*(?:jobs?|runs?|phases?|requests?)\b", re.I)
 # "long, not short" / "long rather than short": the second class is the denied one
 _CONTRAST = re.compile(r",?\s*(?:not|rather\s+than|instead\s+of)\s+(?:a\s+)?(?:short|long)\b",
                        re.I)
@@ -93,8 +98,8 @@ _GPUS_TIMES_HOURS = re.compile(
     r"(?<![\w.])(?P<h2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*[×x*]\s*(?P<w2>\d{1,2})\s*gpus?\b|"
     # "capture-7b, 2 GPUs for 1.5 h:"
     r"(?<![\w.])(?P<w3>\d{1,2})\s*gpus?\s+for\s+(?P<h3>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
-    # "width 4 × 40 h"
-    r"\bwidth\s*(?P<w4>\d{1,2})\s*[×x*]\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
+    # "width 4 × 40 h", "eval-7b at width 4 for 3 h"
+    r"\bwidth\s*(?P<w4>\d{1,2})\s*(?:[×x*]|\s+for\s)\s*(?P<h4>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b|"
     # "capture-7b asked at 4x for 1.5 h", "lora-7b 8x for 25 h"
     r"(?<![\w.])(?P<w5>\d{1,2})\s*[x×]\s+for\s+(?P<h5>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b",
     re.I)
@@ -177,6 +182,10 @@ _DEGRADES_TO = re.compile(r"(?:\b(?:degrades?|degraded|drops?|dropped|falls?\s+b
                           r"goes\s+down|went\s+down|moves?\s+on|moved\s+on)\s+(?:down\s+)?"
                           r"(?:to|at|on)|\b(?:tries|tried|retries|retried))\s+(?:an?\s+|the\s+)?"
                           r"[`*_]*$", re.I)
+_JOB_RUNS = re.compile(r"\b(?:the\s+(?:job|run|phase|request)|it)\s+(?:then\s+|now\s+|would\s+)?"
+                       r"(?:runs?|takes?|needs?|lasts?|is)\s+(?:for\s+)?(?:about\s+|roughly\s+)?$",
+                       re.I)
+_AT_A_WIDTH = re.compile(r"\s+(?:at|on)\s+(?:width\s+)?(?:\d|one|two|four|eight|a\s+single)", re.I)
 # a clause about the job at one width: "…, so at width 1 it still counts as short"
 _CLAUSE_AT = re.compile(r"(?:^|[,;:—–]\s*(?:(?:so|and|but|then|which\s+means|meaning)\s+)?)"
                         r"(?:at|on)\s+(?:an?\s+|the\s+)?[`*_]*$", re.I)
@@ -314,8 +323,9 @@ class LengthReading(ReaderBase):
                            not re.match(r"(?:short|long)er\b", self.unit_text[t.start:t.end],
                                         re.I)]
         classes = [t for t in self.tokens if t.kind in ("short", "long")]
-        if self.carried and durations and any(
-                self._sent_to(t) for t in self.terms if t.term[0] == "width") and \
+        if self.carried and durations and (any(
+                self._sent_to(t) for t in self.terms if t.term[0] == "width") or
+                self._runs_there(durations)) and \
                 self._carried_example(classes, durations):
             # "GCP had nothing at 4x, so the router dropped to 2x, where the job runs
             # 12 h": the job of the sentence before, where it went
@@ -330,7 +340,8 @@ class LengthReading(ReaderBase):
         if self.carried and (classes or durations or (models and _FOLLOW_UP.match(self.s.text))) \
                 and self._carried_example(classes, durations):
             if models and not any(p.args[3] == "lead" for p in self.props
-                                  if p.kind == "consequence"):
+                                  if p.kind == "consequence") and \
+                    not self._carried_width_lead(models):
                 # "At 1 GPU that is 200 h, and the 1× rungs still include flex-start"
                 self._carried_offer(models)
             return
@@ -746,9 +757,32 @@ class LengthReading(ReaderBase):
                              self.negated_before(model.start), topic="length-aware lead")
             return
 
+    _next_job: tuple[list[Token], list[TermTok], list[Token]] | None = None
+    _whole_sentence = False
+
     def _worked_example(self, durations: list[Token], models: list[TermTok],
                         classes: list[Token]) -> bool:
-        """'a 3 h job at 8× that degrades to 2× still counts as short'."""
+        """'a 3 h job at 8× that degrades to 2× still counts as short', and each
+        further job the sentence works through ('… and a 4.0 h job leads with
+        FLEX_START')."""
+        before = len(self.props)
+        read = self._one_worked_example(durations, models, classes)
+        if self._next_job is not None:
+            job, self._next_job = self._next_job, None
+            if not self._one_worked_example(*job):
+                # a second length the reader cannot place as a job of its own: the
+                # sentence is about the first job after all
+                del self.props[before:]
+                self._whole_sentence = True
+                read = self._one_worked_example(durations, models, classes)
+                self._whole_sentence = False
+            else:
+                read = True
+        self._next_job = None
+        return read
+
+    def _one_worked_example(self, durations: list[Token], models: list[TermTok],
+                            classes: list[Token]) -> bool:
         widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
                   self._term_width(t) is not None]
         # "Half a day on 8 GPUs becomes 96 h on one GPU", "18 h at 8× degraded to 1×":
@@ -768,6 +802,19 @@ class LengthReading(ReaderBase):
             not re.search(r"[:;]", self.text(min(d.end, w.end), max(d.start, w.start)))
             for w in widths)), durations[0])
         durations = durations[durations.index(d):]
+        # "a 3.9 h job leads with SPOT and a 4.0 h job leads with FLEX_START": a
+        # second job in the sentence owns what is said after it
+        # ("… is a 4 h job on one GPU" restates the same job at another width)
+        second = next((o for o in durations[1:] if _ANOTHER_JOB.match(self.unit_text, o.end)
+                       and _ANOTHER_ARTICLE.search(self.unit_text, max(0, o.start - 30), o.start)),
+                      None)
+        if second is not None and not self._whole_sentence:
+            self._next_job = (durations[durations.index(second):],
+                              [m for m in models if m.start > second.start],
+                              [c for c in classes if c.start > second.start])
+            models = [m for m in models if m.start < second.start]
+            classes = [c for c in classes if c.start < second.start]
+            widths = [w for w in widths if w.start < second.start]
         if self._comparator(d) is not None and not re.search(r"\bjob\b", self.s.text, re.I):
             return False
         if _A_BOUND.search(self.unit_text[max(self.s.start, d.start - 30):d.start]):
@@ -811,7 +858,10 @@ class LengthReading(ReaderBase):
             every = None  # "uses the length at each width …: a 2 h job at 8× is short only
             # at 8×": a width scope before the job is the rule's, not the job's
         # ("eval-70b at 8x …, short at every width": every width that intent runs at)
-        intents = {t.value for t in self.kinds("intent")}
+        intents = {t.value for t in self.kinds("intent")} or (
+            # "eval-70b at 8 GPUs for 30 h: 60 h at 4 GPUs. … offered at every width it
+            # tries": a job carried from before runs as the intent named with it
+            self._intents_before() if self.carried else set())
         narrowest = self.facts.min_width(intents.pop()) if len(intents) == 1 else \
             min(self.facts.width_chain())
         for c in classes:
@@ -966,6 +1016,14 @@ class LengthReading(ReaderBase):
                           0 <= t.start - lead.end <= 3), None)
             widths = [t for t in self.terms if t.term[0] == "width" and
                       self.clause_start(lead.start) <= t.start < lead.start]
+            if model is None:
+                # "the router leads the width-1 rungs with FLEX_START"
+                model = next((t for t in models if t.term[0] == "model" and t.start > lead.end
+                              and re.fullmatch(r"\s+with\s+", self.unit_text[
+                                  max(lead.end, t.start - 6):t.start])), None)
+                widths = [t for t in self.terms if t.term[0] == "width" and model is not None
+                          and lead.end <= t.start < model.start and _LED_RUNGS.fullmatch(
+                              self.text(lead.end, model.start), t.start - lead.end)]
             if model is None or not widths or widths[-1].term[1] not in self.facts.widths or \
                     widths[-1].term[1] > width0:
                 continue
@@ -1005,8 +1063,11 @@ class LengthReading(ReaderBase):
             at = named[-1].term[1]
         elif _ALL_WIDTHS.search(self.text(self.s.start, model.start)):
             # "All four widths are long, and every one of them has FLEX_START rungs":
-            # the narrowest width the job degrades to, where it runs longest
-            at = min(self.facts.width_chain())
+            # the narrowest width the job degrades to, where it runs longest (its
+            # intent's minimum, where the unit names one)
+            intents = {t.value for t in self.kinds("intent")} or self._intents_before()
+            at = self.facts.min_width(intents.pop()) if len(intents) == 1 else \
+                min(self.facts.width_chain())
         else:
             return False
         hours, width0 = self.carried
@@ -1018,6 +1079,15 @@ class LengthReading(ReaderBase):
                  denied, topic="derived length")
         self.request = self.carried
         return True
+
+    def _runs_there(self, durations: list[Token]) -> bool:
+        """'If only single A100s are free, the job runs 6 h on one GPU': the job
+        of the sentence before, its length at a width."""
+        # (the sentence's first length: "A 3.9 h job at 4× …; it is 7.8 h at 2×" is
+        # a job of its own)
+        return bool(durations) and bool(
+            _JOB_RUNS.search(self.text(self.s.start, durations[0].start)) and
+            _AT_A_WIDTH.match(self.unit_text, durations[0].end))
 
     def _sent_to(self, width: TermTok) -> bool:
         """'… dropped to 2x', 'so it tried 1x': the sentence moves a job to `width`."""
@@ -1033,7 +1103,7 @@ class LengthReading(ReaderBase):
         # "1 GPU: 16 h"
         keyed = bool(widths) and not self.text(self.s.start, widths[0].start).strip(" `*_") \
             and re.match(r"[`*_]*\s*(?:[:—–=-]|→|->)", self.unit_text[widths[0].end:])
-        degraded = any(self._sent_to(w) or (
+        degraded = self._runs_there(self.kinds("duration")) or any(self._sent_to(w) or (
             _CLAUSE_AT.search(self.text(self.s.start, w.start)) and
             _ITS_JOB.match(self.unit_text, w.end)) for w in widths)
         if not follow_up and not keyed and not degraded and not re.match(
@@ -1081,7 +1151,11 @@ class LengthReading(ReaderBase):
                 self.add("consequence", (hours, width0, at, "lead", name), m.start, m.end,
                          self.negated_before(m.start), topic="derived length")
                 read = True
-            for d in (d for d in durations if w.end <= d.start < stop and
+            # ("the job runs 6 h on one GPU": the length written right before its width
+            # is that width's, not the one before it)
+            for d in (d for d in durations if (_LENGTH_AT.fullmatch(self.text(d.end, w.start)) or (
+                    w.end <= d.start < stop and not (i + 1 < len(widths) and _LENGTH_AT.fullmatch(
+                        self.text(d.end, widths[i + 1].start))))) and
                       self._comparator(d) is None and not self._names_limit(d, tight=True)):
                 self.add("consequence", (hours, width0, at, "length", d.value), d.start, d.end,
                          self.negated_before(d.start), topic="derived length",
@@ -1105,8 +1179,9 @@ class LengthReading(ReaderBase):
         earlier = [w for w in widths if w.end <= d.start]
         if earlier:
             gap = self.text(earlier[-1].end, d.start)
-            if len(gap) <= 40 and not re.search(r"[;.]|\b(?:then|degrad\w*|drops?|falls?)\b",
-                                                gap, re.I):
+            # (a decimal's point ends no sentence: "at width 1 a 3.9 h job … and a 4.0 h job")
+            if len(gap) <= 40 and not re.search(
+                    r"[;]|\.(?!\d)|\b(?:then|degrad\w*|drops?|falls?)\b", gap, re.I):
                 return earlier[-1]
         return later[0] if later else None
 

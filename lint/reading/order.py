@@ -47,6 +47,9 @@ _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
 # exception is outside the cue's objects
 _EXCEPT = re.compile(r"\b(?:except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|"
                      r"but\s+not)\b", re.I)
+_EVERY = re.compile(r"\b(?:every|all(?:\s+of)?(?:\s+the|\s+its)?|each)\s+[`*_]*$", re.I)
+_BETWEEN_END = re.compile(r"[;:]|\s[—–]\s|,\s+(?:(?:and|but|so|yet)\s+(?:it|they|this|that|"
+                          r"the\s+router)|which|because|since|while)\b", re.I)
 _CLAUSE_STOP = re.compile(r"[:;]")
 _CONDITIONED = re.compile(r"\b(?:unless|until|if|when|once|before|after|first|last|for|except|"
                           r"below|above|while|without|only|instead)\b", re.I)
@@ -375,9 +378,11 @@ class OrderReading(ReaderBase):
         subject = subjects[-1]
         if subject.start < floor and _PRONOUN_SUBJECT.match(self.text(floor, first_cue.start)):
             # "campus-preempt never takes more than 4 GPUs, and it is never tried
-            # ahead of campus-a100": the pronoun is the term of the object's kind
+            # ahead of campus-a100": the pronoun is the term of the object's kind,
+            # the first one named ("RunPod is not a fallback between GCP widths, and
+            # it never jumps ahead of the lanes": the subject, not the one in between)
             after = next((t for t in ords if t.start >= first_cue.end), None)
-            subject = next((t for t in reversed(subjects)
+            subject = next((t for t in subjects
                             if after is not None and t.term[0] == after.term[0]), subject)
         named: list[TermTok] = [subject]
         for i, cue in enumerate(cues):
@@ -414,6 +419,11 @@ class OrderReading(ReaderBase):
                                 if cue_floor <= t.start and t.end <= cue.start), subject)
                 since = cue_floor
             negated = self.negated_before(cue.start, since=since)
+            if negated and _EVERY.search(self.unit_text, max(self.s.start, subject.start - 16),
+                                         subject.start):
+                # "doesn't try every A100 rung before any H100 rung": denies that all of
+                # one come first, not that one comes before the other
+                continue
             # "…the 1× rungs next, and only after those the campus lanes": the cue
             # and its pronoun come first, so what follows is on the cue's far side
             pronoun = re.match(r"\s*(?:those|these|that|this|them|it)\b[\s,]*"
@@ -948,11 +958,17 @@ class OrderReading(ReaderBase):
         at = self.s.start + m.start()
         ords = [t for t in self.terms if orderable(t.term)]
         subject = [t for t in ords if t.end <= at]
-        objects = [t for t in ords if t.start > at][:2]
+        # (the two ends sit in the clause: "between GCP widths, and it never …" names
+        # one; an aside inside it, "between GCP (every width) and SLURM", does not end it)
+        cut = _BETWEEN_END.search(self.s.text, m.end())
+        end = self.s.start + (cut.start() if cut else len(self.s.text))
+        objects = [t for t in ords if at < t.start < end][:2]
         if not subject or len(objects) != 2:
             return
         x = subject[-1]
         negated = self.negated_before(at)
+        if negated:
+            return  # "not between A and B" denies the pair, neither half of it
         for a, b in ((objects[0], x), (x, objects[1])):
             if a.term != b.term:
                 self.add("order", (a.term, b.term), x.start, x.end, negated, topic="order")

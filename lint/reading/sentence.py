@@ -222,6 +222,13 @@ def _elided(number_words: tuple[str, ...]) -> re.Pattern[str]:
                       re.I)
 
 
+@lru_cache(maxsize=8)
+def _then_before(number_words: tuple[str, ...]) -> re.Pattern[str]:
+    words = "|".join(sorted(map(re.escape, number_words), key=len, reverse=True))
+    return re.compile(rf"\b(?:at|to|on)\s+({words}|\d{{1,2}})\s*,?\s*(?:and\s+)?"
+                      r"(?:then|→|->)\s+(?:(?:at|to|on)\s+)?$", re.I)
+
+
 _FROM = re.compile(r"\bfrom\s+$|\bfrom\s+\S+\s+$", re.I)
 _TO_COUNT = re.compile(r"\s+to\s+(\w+)\b(?![-\w]|\s*(?:[x×%.]|h\b|hrs?\b|hours?|days?|min))",
                        re.I)
@@ -262,6 +269,17 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
                 added.append(Token("width", int(word) if word.isdigit() else numbers[word], at,
                                    start + m.end(1)))
                 shaped = True  # a span's two ends are widths, however few
+    for w in widths:
+        # "retried at 2 and then at 1 GPU": the unit written on the later width only
+        m = _then_before(tuple(numbers)).search(body, max(0, w.start - start - 40),
+                                                  w.start - start)
+        if m:
+            word = m.group(1).lower()
+            at = start + m.start(1)
+            if not any(t.start <= at < t.end for t in tokens + added):
+                added.append(Token("width", int(word) if word.isdigit() else numbers[word], at,
+                                   start + m.end(1)))
+                shaped = True
     if len(added) < 2 and not shaped and not _WIDTH_WORDS.search(body):
         # one bare number ("8 GPUs for training, then 2 for eval") is not a chain
         return tokens

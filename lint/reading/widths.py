@@ -89,7 +89,10 @@ _INTENT_CHAIN_OWNER = re.compile(r"\b(?:ladder|chain|walk|widths?|degrad\w*|goes
 _BARE_AFTER_CUE = re.compile(r"\s*(?:at|of|is|:|=|to)?\s*(\d|[a-z]+)\b(?![.,]\d)"
                              r"(?=\s*(?:[,;.:)]|$|\s(?:for|on|and|or|but|in|at|when|if|with|"
                              r"never|not)\b))", re.I)
-_MIN_WIDTHS_LEAD = re.compile(r"\bmin(?:imum)?[\s_-]*widths?\b", re.I)
+_MIN_WIDTHS_LEAD = re.compile(r"\bmin(?:imum)?[\s_-]*widths?\b|\bintent\s+(?:minimums|floors)\b",
+                              re.I)
+# "- eval-70b: 2", "capture-7b : 1, eval-7b : 1" under such a lead-in
+_MIN_ITEM = re.compile(r"(?:^|,)\W*([\w.-]+)\W*\s*[:=—–-]+\s*(\d)\b(?![.,]\d)")
 
 
 def _heading_intents(reader: ReaderBase) -> list[Token]:
@@ -174,9 +177,11 @@ class WidthReading(ReaderBase):
             return  # "The router never degrades it below 2×": the floor of what "it" is
         if not re.search(r"\b(?:router|dispatch\w*|ladder|requests?|jobs?|walk|chain|"
                          r"degradation|gcp|widths?)\b", subject, re.I) or re.search(
-                r"\b(?:it|they|this|that|\d+\s*b|70b|7b|evals?|lora|capture|intents?|"
+                r"\b(?:it|its|they|their|this|that|\d+\s*b|70b|7b|evals?|lora|capture|intents?|"
                 r"models?)\b", subject, re.I):
-            return  # "The 70b eval is not going under two GPUs": an intent's floor
+            # "The 70b eval is not going under two GPUs", "Its minimum width is 2, so
+            # the GCP walk stops at 2×": an intent's floor
+            return
         after = [t for t in self.terms if t.start == self.s.start + m.end() and
                  self._term_width(t) is not None]
         if after:
@@ -225,11 +230,14 @@ class WidthReading(ReaderBase):
             intents = named or every
         if self.list_lead and _MIN_WIDTHS_LEAD.search(self.list_lead):
             # "Intents and their minimum widths:" over "- eval-70b: 1"
-            item = re.match(r"\W*([\w.-]+)\W*\s*[:=—–-]+\s*(\d)\b(?![.,]\d)", self.s.text)
-            if item and item.group(1).lower() in self.facts.intents:
-                at = self.s.start + item.start(2)
-                self.add("min-width", (item.group(1).lower(), int(item.group(2))), at, at + 1,
-                         topic="minimum width", fix=((at, at + 1, ""),))
+            # (a fence's line may hold several: {"capture-7b": 1, "lora-7b": 2})
+            items = [m for m in _MIN_ITEM.finditer(self.s.text)
+                     if m.group(1).lower() in self.facts.intents]
+            if items and _MIN_ITEM.match(self.s.text):
+                for item in items:
+                    at = self.s.start + item.start(2)
+                    self.add("min-width", (item.group(1).lower(), int(item.group(2))), at,
+                             at + 1, topic="minimum width", fix=((at, at + 1, ""),))
                 return
         if not intents and not self.kinds("intent") and len(_heading_intents(self)) == 1 and \
                 ARROW.search(self.s.text):
