@@ -330,7 +330,10 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # "a CUDA_VISIBLE_DEVICES loop without &": the qualifier decides the class
         launchers = [launchers[1], *launchers[2:]]
     split = next((b for a, b in itertools.pairwise(launchers) if b.value == "model-split" and
-                  a.value == "parallel" and _IS_A.fullmatch(reader.text(a.end, b.start))), None)
+                  a.value == "parallel" and (_IS_A.fullmatch(reader.text(a.end, b.start)) or (
+                      # "`vllm … --tensor-parallel-size 4` only splits one model over …"
+                      reader.unit_text[b.start:b.end].lower().startswith("split") and
+                      _SPLITS.fullmatch(reader.text(a.end, b.start))))), None)
     if split is not None:
         # "`--tensor-parallel-size` is model splitting": the launcher before the
         # predicate is claimed not to be parallel work
@@ -567,6 +570,8 @@ _WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?
 _ANY_WIDTH = re.compile(r"\b(?:at|on|for)\s+(?:any|every|each|all)\s+widths?\b|\bwhatever\s+the\s+"
                         r"width\b|\bregardless\s+of\s+(?:the\s+)?width\b", re.I)
 _LAUNCH_KEY = re.compile(r"^\s*launch\s*:\s*", re.I)
+_SPLITS = re.compile(r"[\w-]*[`*_\s]*(?:[\d{}\w]+[`*_\s]*)?(?:only\s+|just\s+|simply\s+|"
+                     r"really\s+|merely\s+)?(?:(?:does|do)(?:n['’]t|\s+not)\s+)?", re.I)
 # "X is model splitting", "X counts as model splitting", "X = just model splitting"
 _IS_A = re.compile(r"[\w-]*[`*_\s]*(?:\w+\s+)?(?:is|are|counts?\s+as|means|=|—)\s+"
                    r"(?:just\s+|only\s+|really\s+|simply\s+|not\s+|never\s+)?"
@@ -653,6 +658,16 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     width_at = _CASE_WIDTH.search(raw)
     width_end = width_at.end() if width_at and not every_width else 0
     launch_end = raw.index(launch) + len(launch)
+    later = _CASE_VERDICT.search(raw, launch_end)
+    if later is not None and verdict.start() < raw.index(launch) and \
+            ":" in raw[verdict.end():raw.index(launch)]:
+        # "Don't REVISE a plan just because its launch calls a script: `bash run.sh` is
+        # APPROVEd at any width": the verdict the case after the colon is given
+        verdict = later
+        at_width = _ANY_WIDTH.search(raw) if every_width else None
+        if at_width:
+            widths = {max(reader.facts.widths) if _said(verdict) == "APPROVE"
+                      else min(reader.facts.widths)}
     if verdict.start() < max(width_end, launch_end) and not (
             _VERDICT_FIRST.match(raw, 0, verdict.end()) and (
                 _PHASE_AFTER.match(raw, verdict.end()) or

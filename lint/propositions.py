@@ -824,6 +824,8 @@ def _parallel(p: Prop, facts: Facts):
     kind = p.args[0]
     holds = kind == "parallel"
     return holds, ("the critic counts it as parallel work" if holds else
+                   "the critic does not count a loop without & as parallel work"
+                   if kind == "serial" else
                    "the critic does not count model splitting or an unbackgrounded loop as "
                    "parallel work"), ()
 

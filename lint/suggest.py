@@ -45,6 +45,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         kinds = {a[0] for a in p.args}
         if kinds <= {"lane"}:
             return f"The SLURM lanes are tried in order: {' → '.join(facts.lanes())}."
+        if kinds == {"lane", "backend"}:
+            labels = [facts.backend_label(b) for b in facts.backends]
+            return (f"The SLURM lanes are tried in order ({' → '.join(facts.lanes())}), and "
+                    f"the ladder walks {' → '.join(labels)}.")
         if kinds <= {"width"}:
             return f"GCP widths degrade {facts.width_label()} on capacity misses."
         if kinds <= {"family"} and ((kind == "order" and p.args[0][1][0] != p.args[1][1][0]) or
@@ -137,6 +141,8 @@ def canonical(p: Prop, facts: Facts) -> str:
         if p.args[0] == "parallel":
             return "The critic counts torchrun, accelerate, deepspeed, xargs -P and " \
                    "--num-shards launches as parallel work."
+        if p.args[0] == "serial":
+            return "A loop that does not background its workers with & is not parallel work."
         return "Model splitting (device_map=auto) is not parallel work."
     return ""
 

@@ -1890,6 +1890,18 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("`gen.py --num-shards {width}` with no shard id counts as `{width}`-way parallel work.",
      False),
     ("`gen.py --num-shards {width}` with no shard id does not count as parallel work.", True),
+    # "only splits one model over N GPUs" is model splitting; "without a trailing `&`"
+    ("`vllm serve m --tensor-parallel-size 4` only splits one model over four GPUs.", True),
+    ("`vllm serve m --data-parallel-size 4` runs four replicas; `device_map=auto` only "
+     "splits one model over four GPUs.", False),
+    ("A `for` loop over shards counts as parallel work even without a trailing `&`.", True),
+    ("A `for` loop over shards does not count as parallel work without a trailing `&`.",
+     False),
+    # the verdict after the colon is the case's ("Don't REVISE …: X is APPROVEd …")
+    ("Don't REVISE a plan just because its launch calls a script: `bash run.sh` is APPROVEd "
+     "at any width.", True),
+    ("Don't REVISE a plan just because its launch calls a script: `bash run.sh` is APPROVEd "
+     "at width 1.", False),
     # "below it, … is fine" is the case under the threshold; "over 600 prefixes" is no cue
     ("The widen threshold is 1.0 GPU-hour. Below it, a width-1 phase with a shardable axis "
      "(size 2 or more) is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd.", False),
@@ -3053,6 +3065,26 @@ STRUCTURED = [
     # a leading reason clause keeps its negation
     ("Since 4 h is not below the 4 h cutoff, the 1× rungs lead with FLEX_START.", []),
     ("Since 4 h is not above the 4 h cutoff, the 1× rungs lead with SPOT.", [1]),
+    # "if both miss" points back at the widths the sentence before tried last
+    ("A width-8 capture-7b dispatch tries the 8-GPU and the 4-GPU shapes on GCP;\nif both "
+     "miss, it moves on to the campus cluster (campus-a100 first).", [2]),
+    ("A width-8 eval-70b dispatch tries the 8-GPU, 4-GPU and 2-GPU shapes on GCP;\nif all "
+     "of them miss, it moves on to the campus cluster (campus-a100 first).", []),
+    # (a relative-clause miss with no width names nothing that missed)
+    ("A request that misses goes straight to SLURM.", []),
+    # a step of one intent's walk reaches its width
+    ("What happens to an eval-70b dispatch at width 4 when capacity is tight:\n\n"
+     "1. GCP at 4 GPUs.\n2. GCP at 2 GPUs.\n3. GCP at 1 GPU.\n4. The SLURM lanes.", [5]),
+    ("What happens to an eval-70b dispatch at width 4 when capacity is tight:\n\n"
+     "1. GCP at 4 GPUs.\n2. GCP at 2 GPUs.\n3. The SLURM lanes.", []),
+    # "takes a free 8x machine" when 4x misses widens; "leaves 8-GPU rungs out" excludes
+    ("When 4x has no capacity the router takes a free 8x machine.", [1]),
+    ("When 8x has no capacity the router takes a free 4x machine.", []),
+    ("The auto ladder leaves 8-GPU rungs out.", [1]),
+    ("The auto ladder leaves no width out.", []),
+    # "right after" a lane skips the lanes after it
+    ("The router goes to RunPod right after campus-a100.", [1]),
+    ("The router goes to RunPod right after campus-preempt.", []),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),

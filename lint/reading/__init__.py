@@ -61,6 +61,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_lengths()
         self.read_flex_max()
         self.read_min_width()
+        self.read_walk_step()
         self.read_same_as()
         self.read_auto()
         self.read_widths()

@@ -273,7 +273,8 @@ class ReaderBase:
                 args[1][0] in ("backend", "lane"):
             # "for lora-7b, once the 2× rungs miss it moves on to SLURM": where a
             # width's walk ends depends on the intent the sentence names
-            intent = next((t.value for t in self.tokens if t.kind == "intent"), None)
+            intent = next((t.value for t in self.tokens if t.kind == "intent"), None) or \
+                next(iter(self._intents_before()), None)
             args = (*args, intent) if intent else args
         if kind == "last" and len(args) == 1 and args[0][0] == "width":
             # "eval-70b … Its next and last GCP width is 2x": the last width of the

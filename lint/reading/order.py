@@ -48,6 +48,8 @@ _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
 _EXCEPT = re.compile(r"\b(?:except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|"
                      r"but\s+not)\b", re.I)
 _EVERY = re.compile(r"\b(?:every|all(?:\s+of)?(?:\s+the|\s+its)?|each)\s+[`*_]*$", re.I)
+_BACK_POINTER = re.compile(r"\s*(?:both(?:\s+of\s+them)?|they(?:\s+both|\s+all)?|these|those|"
+                           r"all\s+of\s+them|either|that|it)\s*(?:have|has)?\s*", re.I)
 _BETWEEN_END = re.compile(r"[;:]|\s[—–]\s|,\s+(?:(?:and|but|so|yet)\s+(?:it|they|this|that|"
                           r"the\s+router)|which|because|since|while)\b", re.I)
 _CLAUSE_STOP = re.compile(r"[:;]")
@@ -449,7 +451,9 @@ class OrderReading(ReaderBase):
                     # "for long jobs, spot comes right after flex-start"
                     self.add("class-next", (kind, a.term[1], b.term[1]), subject.start,
                              obj.end, negated, topic="length-aware order")
-                elif tight and a.term[0] == b.term[0]:
+                elif tight and (a.term[0] == b.term[0] or (
+                        a.term[0] == "lane" and b.term[0] == "backend")):
+                    # ("RunPod right after campus-a100" skips the lanes after it)
                     self.add("skip", (a.term, b.term), subject.start, obj.end, negated,
                              topic="order")
 
@@ -480,17 +484,28 @@ class OrderReading(ReaderBase):
             return
         # "For `lora-7b`, once the 2× rungs miss the router moves on to …": a scope
         # may open the sentence, and the main clause may follow without a comma
-        # ("TL;DR: if GCP has nothing, …": a short label may open it)
-        lead = re.match(rf"\W*(?:[A-Za-z][\w;.'’ -]{{0,23}}:\s+)?(?:for\s+[^,;:]{{1,40}},\s*)?"
+        # ("TL;DR: if GCP has nothing, …": a short label may open it, or two: "A: It
+        # shouldn't happen: when 4x has no capacity …")
+        lead = re.match(rf"\W*(?:[A-Za-z][\w;.'’ -]{{0,23}}:\s+){{0,2}}"
+                        rf"(?:for\s+[^,;:]{{1,40}},\s*)?"
                         rf"(?:if|when|whenever|once|after|"
                         rf"as\s+soon\s+as)\b([^,;:]*?)\b(?:{self._EXHAUSTED})\b(?:[^,;:]*[,;:]|"
                         rf"(?=\s+(?:the\s+(?:router|dispatch\w*|walk|request|job)|it|we|"
                         rf"dispatch)\s+(?:moves?|goes|go|falls?|drops?|jumps?|heads?|"
-                        rf"sends?|tries|is\s+sent)\b))", self.s.text, re.I) or \
+                        rf"sends?|tries|is\s+sent|takes|grabs|picks|uses|switches)\b))",
+                        self.s.text, re.I) or \
             self._RELATIVE_MISS.match(self.s.text)
         if lead:
             cut = self.s.start + lead.end()
             cond = [t for t in self.terms if orderable(t.term) and t.start < cut]
+            if not cond and lead.re.groups and lead.group(1) and \
+                    _BACK_POINTER.fullmatch(lead.group(1)):
+                # "… tries the 8-GPU and the 4-GPU shapes; if both miss, it moves on to
+                # the campus cluster": what missed is what the sentence before named last
+                # (the shapes it tried, not the backend they are on)
+                before = [t for t in self.previous_terms if orderable(t.term)]
+                cond = ([t for t in before if t.term[0] in ("width", "family", "rung")] or
+                        before)[-1:]
             main = [t for t in self.terms if orderable(t.term) and t.start >= cut]
             rest = self.text(cut, self.s.end)
         else:
@@ -519,7 +534,8 @@ class OrderReading(ReaderBase):
             # "…, an 8-GPU request goes straight to a2-ultragpu-1g": the destination
             # is what follows the verb of moving, not the request's own width
             dest = re.search(r"\b(?:goes|go|falls?|drops?|moves?|jumps?|steps?|retries|"
-                             r"tries|lands?|degrades?)\b(?:(?:\s+[\w×]+){0,3}?\s+(?:to|on|at)\b)?",
+                             r"tries|lands?|degrades?|takes|grabs|picks|uses|switches)\b"
+                             r"(?:(?:\s+[\w×]+){0,3}?\s+(?:to|on|at)\b)?",
                              rest, re.I)
             after = [t for t in main if dest and t.start >= cut + dest.end()]
             if after:

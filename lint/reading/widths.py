@@ -95,6 +95,12 @@ _MIN_WIDTHS_LEAD = re.compile(r"\bmin(?:imum)?[\s_-]*widths?\b|\bintent\s+(?:min
 _MIN_ITEM = re.compile(r"(?:^|,)\W*([\w.-]+)\W*\s*[:=—–-]+\s*(\d)\b(?![.,]\d)")
 
 
+# a lead-in over the steps of one request's walk
+_WALK_LEAD = re.compile(r"\b(?:what\s+happens|walk(?:s|ed)?|steps?|tries|tried|order|"
+                        r"fall\s*back|fallbacks?|sequence|ladder|capacity\s+is\s+tight|"
+                        r"on\s+(?:a\s+)?(?:capacity\s+)?miss(?:es)?)\b", re.I)
+
+
 def _heading_intents(reader: ReaderBase) -> list[Token]:
     """The intent a section is about, by its heading ("## eval-70b"), placed at
     the sentence's start."""
@@ -207,6 +213,25 @@ class WidthReading(ReaderBase):
             start = self.s.start + m.start("intent")
             self.add(p.kind, (other, *p.args[1:]), start, start + len(m.group("intent")),
                      p.negated, topic=p.topic)
+
+    def read_walk_step(self) -> None:
+        """'What happens to an eval-70b dispatch at width 4:' over '3. GCP at 1 GPU.':
+        a step of one intent's walk says the walk reaches that width."""
+        if not self.list_lead or not _WALK_LEAD.search(self.list_lead) or self.procedural:
+            return
+        named = {t.value for t in self.lexicon.tag(self.list_lead) if t.kind == "intent"}
+        if len(named) != 1 or self.kinds("intent"):
+            return
+        intent = named.pop()
+        widths = [t for t in self.terms if t.term[0] in ("width", "family", "rung") and
+                  self._term_width(t) is not None]
+        others = [t for t in self.terms if t.term[0] not in ("width", "family", "rung") and
+                  not (t.term[0] == "backend" and t.term[1] == "gcp")]
+        # (a step that is a GCP shape alone: "GCP at 1 GPU", "1×", "`a2-ultragpu-1g`")
+        if len(widths) != 1 or others or self.negated_before(widths[0].start):
+            return
+        w = widths[0]
+        self.add("reach", (intent, self._term_width(w)), w.start, w.end, topic="minimum width")
 
     def read_min_width(self) -> None:
         if self._min_with_exception():
@@ -750,7 +775,9 @@ class WidthReading(ReaderBase):
                      topic="the auto ladder")
         elif auto:
             verb = re.search(_AUTO_VERB, text, re.I)
-            out = re.search(r"\b(?:exclud(?:ed|es?|ing)|outside|out\s+of|left\s+out|leaves?\s+out|"
+            # ("leaves 8-GPU rungs out": the object may sit inside the verb)
+            out = re.search(r"\b(?:exclud(?:ed|es?|ing)|outside|out\s+of|left\s+out|"
+                            r"leaves?\s+(?:\S+\s+){0,3}?out\b|"
                             r"omit\w*|removed(?:\s+from)?|dropped\s+from|taken\s+out\s+of|"
                             r"pulled\s+from)\b", text, re.I)
             if out and re.match(r"\s+(?:nothing|none|no\b)", text[out.end():], re.I):
