@@ -73,6 +73,33 @@ def test_arbitrary_markdown_never_raises(text: str) -> None:
         assert finding.col >= 1
 
 
+# Fragments of ladder prose, so the draws reach the readers' rarer paths (a
+# pointer back, a relative-clause miss, a second job, a reason clause)
+PROSE_PIECES = st.lists(st.sampled_from([
+    "If both miss, ", "A request that misses ", "goes straight to ", "When 4x has no capacity ",
+    "the router takes a free 8x machine", ", and it ", "(", ")", ":", ";", ". ", "\n", "- ",
+    "1. ", "never ", "not ", "every A100 rung ", "before ", "after ", "right after ",
+    "between ", "eval-70b ", "capture-7b ", "a 3.9 h job ", "and a 4.0 h job ", "at width 1 ",
+    "for 3 h", "4 GPUs × 45 h", "→ 180 h at width 1", "leads with ", "SPOT", "FLEX_START",
+    "campus-a100", "campus-preempt", "RunPod", "SLURM", "GCP", "Some people think ",
+    "If FLEX_START were allowed past 168 h, ", "It's not the case that ", "Since 4 h is ",
+    "with no shardable axis ", "gets APPROVE", "is REVISEd", "`bash run.sh`", "Below it, ",
+    "Intent minimums:\n```json\n{\"lora-7b\": 2}\n```\n", "What happens to a dispatch:\n",
+    "retried at 2 and then at 1 GPU", "the job runs 6 h on one GPU", "Its ", "last ",
+    "only splits one model over four GPUs", "without a trailing `&`"]), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PROSE_PIECES.map("".join))
+def test_arbitrary_ladder_prose_never_raises(text: str) -> None:
+    linter = Linter(Workspace(root=Path(".")), set(names()))
+    linter._config = CFG
+    for surface in ("CLAUDE.md", ".claude/agents/efficiency-critic.md"):
+        kinds = {"markdown", "critic"} if "critic" in surface else {"markdown"}
+        for finding in linter.markdown(Target(Path(surface), surface, kinds), text):
+            assert finding.col >= 1
+
+
 PYTHON_PIECES = st.lists(st.sampled_from([
     "MAX_COST_USD = 5\n", "def f(spend_cap=1):\n", "    pass\n", "if cost > 3:\n", "    x()\n",
     "class C:\n", "    budget_usd: float = 1\n", "{'cost_limit': 1}\n", "os.environ['X']\n",
