@@ -3085,6 +3085,16 @@ STRUCTURED = [
     # "right after" a lane skips the lanes after it
     ("The router goes to RunPod right after campus-a100.", [1]),
     ("The router goes to RunPod right after campus-preempt.", []),
+    # one width written twice places the follow-up; "it stays short and the 4x rungs
+    # lead with …" is the carried job's lead there
+    ("1.5 h at 8× is 3 h at 4×. That makes it long at 4×, so the 4× rungs lead with "
+     "FLEX_START.", [1]),
+    ("1.5 h at 8× is 3 h at 4×. That makes it short at 4×, so the 4× rungs lead with SPOT.",
+     []),
+    ("A 3 h job at 8x is 24 GPU-hours. Degraded to 4x it runs 6 h; it stays short and the 4x "
+     "rungs still lead with SPOT.", [1]),
+    ("A 3 h job at 8x is 24 GPU-hours. Degraded to 4x it runs 6 h; it is long there and the "
+     "4x rungs lead with FLEX_START.", []),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),

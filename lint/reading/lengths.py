@@ -26,6 +26,8 @@ _EVERY_WIDTH = re.compile(r"\b(?:at|on)\s+(?:every|each|any|all(?:\s+the)?)\s+wi
                           r"\bwhatever\s+(?:the\s+)?width\b|\bat\s+all\s+widths\b|"
                           r"\bno\s+matter\s+(?:the\s+|which\s+)?width\b", re.I)
 
+_PRONOUN_STAYS = re.compile(r"\b(?:it|the\s+job)\s+(?:stays|remains|is\s+still|counts\s+as)\s+"
+                            r"(?:short|long)\b", re.I)
 _LENGTH_AT = re.compile(r"\s+(?:at|on)\s+(?:width\s+)?")
 _LED_RUNGS = re.compile(r"[^,;:.]*?\brungs?\s+with\s+", re.I)
 _ANOTHER_ARTICLE = re.compile(r"(?<!\bis\s)(?<!\bbecomes\s)(?<!\binto\s)(?<!\bmakes\s)(?<!=\s)"
@@ -334,8 +336,11 @@ class LengthReading(ReaderBase):
             return
         if self.carried and models and self._carried_lead(models):
             return
-        if self.carried and models and not durations and not classes and \
+        if self.carried and models and not durations and (
+                not classes or _PRONOUN_STAYS.search(self.s.text)) and \
                 self._carried_width_lead(models):
+            # ("since it started life as a short job it stays short and the 4x rungs
+            # still lead with SPOT": the job's class there is what the lead says)
             return
         if self.carried and (classes or durations or (models and _FOLLOW_UP.match(self.s.text))) \
                 and self._carried_example(classes, durations):
@@ -1112,7 +1117,12 @@ class LengthReading(ReaderBase):
             # degrades to 2 GPUs, it runs 20 h there", "…, so at width 1 it is short"
             return False
         hours, width0 = self.carried
-        if follow_up and len(self.kinds("width")) > 1 and not re.match(
+        # ("That makes it long at 4×, so the 4× rungs lead with FLEX_START": one width,
+        # written twice)
+        one_width = len({t.value for t in self.kinds("width")}) <= 1
+        if follow_up and one_width:
+            widths = widths[:1]
+        if follow_up and not one_width and not re.match(
                 r"\W*(?:and\s+|then\s+|but\s+|so\s+)?(?:at|on)\b", self.s.text, re.I):
             return False  # "It is short at 8× and long at 4×": each class before its width
         if follow_up and not widths:
@@ -1126,7 +1136,7 @@ class LengthReading(ReaderBase):
         for i, w in enumerate(widths):
             stop = widths[i + 1].start if i + 1 < len(widths) else self.s.end
             at = w.term[1]
-            if follow_up and len(self.kinds("width")) <= 1:
+            if follow_up and one_width:
                 # "That's inside the flex-start window, so FLEX_START leads at 1×": one
                 # width places the whole sentence
                 w = TermTok(w.term, self.s.start, self.s.start)
