@@ -17,6 +17,8 @@ from lint.reading import Reader
 _VERDICTS = {"revise": "REVISE", "warn": "WARN", "approve": "APPROVE"}
 _THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthreshold|\bminimum|"
                             r"\bunder\b|\bbelow\b|\bmore\s+than\b|\bover\b|\band\s+up\b", re.I)
+_FLAG_SET = re.compile(r"\b(?:lower|rais|set|pass|chang|us|bump|drop)\w*\s+(?:it\s+|the\s+flag\s+)?"
+                       r"(?:to\s+|with\s+)?[`*_]*--widen[-_]threshold[\s=]+\d", re.I)
 _SPREAD = re.compile(r"\s+(?:\d|the\s+(?:\w+\s+)?(?:prompts|shards|items|files|rows|samples))")
 # cues that name the threshold only before the amount ("widen phases above 5 GPU-hours";
 # not "2 GPU-hours, well above the 1.0 threshold")
@@ -35,6 +37,8 @@ _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?
                        # "6 GPU-hours (well over 1)"
                        r"[\d.]+\s*\))", re.I)
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
+                              r"\bnothing\s+(?:splits|shards)\b|"
+                              r"\bwithout\s+(?:a\s+|an\s+)?(?:shardable\s+)?axis\b|"
                               r"\bnot\s+shardable", re.I)
 _UNLIKE = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+"
                      r"(?:to|with))\b[^,;:]*[,;:]", re.I)
@@ -213,6 +217,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         or _CUE_INSIDE.search(reader.unit_text[t.start:t.end])]
     if len(amounts) > 1:
         amounts = cued
+    if _case_line(reader.unit_text[s.start:s.end]) is not None or _FLAG_SET.search(s.text):
+        # "width 1, `gpu_hours: 6`, axis of size 1 is APPROVE": a case, judged whole
+        # (see _phase_case); "Lowering it to `--widen-threshold 0.5` turns a 0.5
+        # GPU-hour phase …": amounts under another threshold than the default
+        amounts = []
     for gh in amounts[:1]:
         compared = _COMPARED.match(reader.unit_text[gh.end:s.end])
         if compared:
@@ -236,9 +245,12 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             ("→", "->", "=>")) and not _OTHER_CONDITIONS_NAMED.search(s.text)
         opening = reader.text(reader.clause_start(gh.start), gh.start)
         if approved and not example and (exactly or arrowed or (
-                # ("…is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd": the amount
-                # opens its clause, a case's subject)
-                not cued and (_ONE_PHASE.match(opening) or not opening.strip(" *_`"))) or
+                # ("…is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd", "…: a 0.5
+                # GPU-hour width-1 phase is APPROVEd": the amount opens its clause, a
+                # case's subject)
+                not cued and (_ONE_PHASE.match(opening) or
+                              re.fullmatch(r"[\s*_`]*(?:(?:an?|one|the|this|that)\s+)?", opening,
+                                           re.I))) or
                 _AT_AMOUNT.search(opening)):
             # ("Exactly 1.0 GPU-hour passes": the edge case, an example too)
             # "a width-1 phase with a 2-way axis and 1.0 GPU-hours is approved": an
@@ -961,8 +973,10 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
     if re.search(r"\b(?:fires?|applies|flags?|triggers?|REVISEs?|catches)\b", s.text, re.I):
         # ("REVISE (needlessly-narrow): 6.0 h → 0.8 h at width 8": a width past an
         # arrow is where the phase would go, not where the rule fires)
+        # ("…, suggestion width 2": the width the critic proposes, not where it fires)
         widths = [t for t in terms(s) if t.term[0] == "width" and t.start > rule.end and
-                  not re.search(r"→|->|=>", reader.text(rule.end, t.start))]
+                  not re.search(r"→|->|=>|\bsuggest\w*\s+(?:\w+\s+)?$|\bwiden\w*\s+to\s+$",
+                                reader.text(rule.end, t.start), re.I)]
         listed = widths[:1]
         for prev, t in itertools.pairwise(widths):
             # "fires at width 1 or 2": each width of the list

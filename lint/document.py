@@ -364,16 +364,27 @@ def _add_data_lines(doc: Document, token, heading: str, help_taken: set[int],
         return
     first = token.map[0] + (2 if token.type == "fence" else 1)  # the first content line
     parents: list[tuple[int, str]] = []  # (indent, key) of the keys that open a block
-    tree_parent = ""  # the last line a tree's branches (`├─ SPOT`) hang from
+    # the lines a tree's branches (`├─ SPOT`) hang from, by indent: a nested branch
+    # hangs from the branch above it ("└─> SLURM" over "      └─> RunPod")
+    tree: list[tuple[int, str, bool]] = []  # (indent, text, is a branch)
     content = token.content.splitlines()
     for offset, line in enumerate(content):
         if offset in help_taken:
             continue
+        indent = len(line) - len(line.lstrip())
+        branch = _TREE_BRANCH.match(line)
+        if branch:
+            # (a sibling or a deeper branch's end pops; the root line stays)
+            while tree and tree[-1][2] and tree[-1][0] >= indent:
+                tree.pop()
+        tree_parent = tree[-1][1] if tree else ""
+        if branch and line[branch.end():].strip():
+            tree.append((indent, line[branch.end():].strip().lstrip(">").strip(), True))
         if not _KEY_LINE.match(_plain_data(line)) and _add_drawn_line(
                 doc, first + offset, line, heading, tree_parent):
             continue
-        if line.strip() and not _TREE_BRANCH.match(line):
-            tree_parent = line.strip()
+        if line.strip() and not branch:
+            tree = [(indent, line.strip(), False)]
         comment = comments.search(line)
         if comment and comment.group(1).strip():
             # "# 8x is opt-in only", "widths: [1, 2, 4, 8]  # narrowest first": a

@@ -1902,6 +1902,21 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "at any width.", True),
     ("Don't REVISE a plan just because its launch calls a script: `bash run.sh` is APPROVEd "
      "at width 1.", False),
+    # an amount opening a case's clause is that case; a whole case is judged whole; a
+    # changed flag moves the threshold the amounts are under
+    ("Below it, staying narrow is fine: a 0.5 GPU-hour width-1 phase is APPROVEd even with "
+     "a shardable axis.", False),
+    ("Below it, staying narrow is fine: a 1.5 GPU-hour width-1 phase is APPROVEd even with "
+     "a shardable axis.", True),
+    ("A 40 GPU-hour fine-tune at width 1 is fine if nothing splits.", False),
+    ("An axis of size 1 never makes a phase needlessly-narrow: width 1, `gpu_hours: 6`, "
+     "`shardable_axis: {name: model, size: 1}` is APPROVE.", False),
+    ("An axis of size 2 is enough: width 1, `gpu_hours: 6`, `shardable_axis: {name: model, "
+     "size: 2}` is APPROVE.", True),
+    ("Lowering it to `--widen-threshold 0.5` turns a width-1, 0.5 GPU-hour phase with a "
+     "600-way axis from APPROVE into REVISE.", False),
+    ("needlessly-narrow: `# verdict: REVISE, suggestion width 2` for a width-1 phase of 1.0 "
+     "GPU-hour with an axis of 2.", False),
     # "below it, … is fine" is the case under the threshold; "over 600 prefixes" is no cue
     ("The widen threshold is 1.0 GPU-hour. Below it, a width-1 phase with a shardable axis "
      "(size 2 or more) is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd.", False),
@@ -3095,6 +3110,16 @@ STRUCTURED = [
      "rungs still lead with SPOT.", [1]),
     ("A 3 h job at 8x is 24 GPU-hours. Degraded to 4x it runs 6 h; it is long there and the "
      "4x rungs lead with FLEX_START.", []),
+    # a tree's branch keyed by a model lists families; a nested branch hangs from the
+    # branch above it
+    ("```\nwidth 8, short job (1.5 h)\n├── SPOT:       a2-ultragpu-8g → a3-highgpu-8g\n"
+     "├── FLEX_START: a2-ultragpu-8g → a3-highgpu-8g\n└── STANDARD:   a2-ultragpu-8g   "
+     "(no a3: H100 has no on-demand)\n```", []),
+    ("```\nwidth 8, short job (1.5 h)\n├── SPOT:       a2-ultragpu-8g → a3-highgpu-8g\n"
+     "├── FLEX_START: a3-highgpu-8g → a2-ultragpu-8g\n```", [4]),
+    ("```\nGCP (every width, wide → narrow)\n  └─> SLURM: campus-a100 → campus-preempt\n"
+     "        └─> RunPod (real dollars, last)\n```", []),
+    ("```\nGCP (every width, wide → narrow)\n  └─> RunPod\n        └─> SLURM\n```", [3, 4]),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),

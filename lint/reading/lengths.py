@@ -544,6 +544,12 @@ class LengthReading(ReaderBase):
             negated = self.negated_before(model.end, since=start)
         cls_end = max((t.end for t in self.tokens if t.kind in ("short", "long") and
                        start <= t.start < model.start), default=start)
+        keyed_group = not firsts and re.match(r"[`*_]*\s*:", self.unit_text[model.end:]) and \
+            any(t.term[0] in ("family", "rung") and t.start > model.end for t in self.terms)
+        if keyed_group:
+            # "short job (1.5 h): FLEX_START: a2-ultragpu-8g → a3-highgpu-8g", a tree's
+            # branch: the model keys a group of families, it is not the class's value
+            return
         if firsts or re.search(r"[:=→]|\|", self.text(cls_end, model.start)):
             self.add("lead", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead", fix=((model.start, model.end, ""),))
@@ -893,6 +899,9 @@ class LengthReading(ReaderBase):
                              not class_negated, topic="derived length")
                 read = True
         tail_models = [m for m in models if m.start > d.start]
+        # ("STANDARD: a2-ultragpu-8g (no a3: H100 has no on-demand)": an aside's model
+        # is the aside's own)
+        tail_models = [m for m in tail_models if self.aside_of(m.start) is None] or tail_models
         if tail_models:
             cue = next((t for t in self.tokens if t.kind == "first" and t.start > d.start), None)
             led = [m for m in tail_models if cue and m.start > cue.start]
