@@ -952,7 +952,11 @@ _AXIS = re.compile(rf"(?:axis|shards?)(?:(?!→|->|=>)\D){{0,40}}?(?:at\s+least|
                    r"(?![.\d]*\s*(?:gpu|h\b|hours?\b))|"
                    rf"{_N}\s*\+?\s*(?:or\s+more\s+)?(?:shards?|items|entries|elements|prompts|"
                    r"values)\b(?:\s+or\s+more)?|"
-                   rf"size\s*(?:of\s*)?{_N}\s*(?:or\s+more|\+)", re.I)
+                   rf"size\s*(?:of\s*)?{_N}\s*(?:or\s+more|\+)|"
+                   # "more than two shards": a strict bound, one more is the minimum
+                   # ("evals over 6 prompts" spreads the work over them)
+                   rf"(?:more\s+than|greater\s+than)\s*[*_`]*{_N}[*_`]*\s*"
+                   r"(?:shards?|pieces|items|entries|elements|prompts|values)\b", re.I)
 
 
 def _axis_minimum(text: str) -> re.Match[str] | None:
@@ -1009,13 +1013,13 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
         base = s.start
         text = reader.text(s.start, rule.start)
         m = _axis_minimum(text)
-    if m and re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|\bneeds?\b|"
-                       r"\brequires?\b", text, re.I):
-        group = next(i for i in (1, 2, 3) if m.group(i))
+    if m and (m.group(4) or re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|"
+                                      r"\bneeds?\b|\brequires?\b", text, re.I)):
+        group = next(i for i in (1, 2, 3, 4) if m.group(i))
         start = base + m.start(group)
         value = m.group(group)
-        out.append(Prop("axis-min", (int(value) if value.isdigit() else
-                                     _NUMBER_WORDS[value.lower()],), False, start,
+        number = int(value) if value.isdigit() else _NUMBER_WORDS[value.lower()]
+        out.append(Prop("axis-min", (number + (group == 4),), False, start,
                         start + len(m.group(group)), "widening threshold",
                         ((start, start + len(m.group(group)), ""),)))
     return out

@@ -51,8 +51,9 @@ def canonical(p: Prop, facts: Facts) -> str:
                     f"the ladder walks {' → '.join(labels)}.")
         if kinds <= {"width"}:
             return f"GCP widths degrade {facts.width_label()} on capacity misses."
-        if kinds <= {"family"} and ((kind == "order" and p.args[0][1][0] != p.args[1][1][0]) or
-                                    (kind == "first" and family_lead(p.args, facts))):
+        if kinds <= {"family", "rung"} and (
+                (kind == "order" and p.args[0][1][0] != p.args[1][1][0]) or
+                (kind == "first" and family_lead(p.args, facts))):
             labels = [f"`{facts.family_label(f)}`" for f in facts.families_in_order()]
             return f"At one width, {' rungs come before '.join(labels)} rungs."
         labels = [facts.backend_label(b) for b in facts.backends]

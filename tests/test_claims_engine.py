@@ -1917,6 +1917,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "600-way axis from APPROVE into REVISE.", False),
     ("needlessly-narrow: `# verdict: REVISE, suggestion width 2` for a width-1 phase of 1.0 "
      "GPU-hour with an axis of 2.", False),
+    # "more than two shards" puts the minimum at three; "over 6 prompts" is no bound
+    ("Only flag needlessly-narrow when the shardable axis has **more than two** shards.",
+     True),
+    ("Only flag needlessly-narrow when the shardable axis has more than one shard.", False),
+    ("Example: 3 GPU-hours of evals over 6 prompts at width 1 → needlessly-narrow.", False),
     # "below it, … is fine" is the case under the threshold; "over 600 prefixes" is no cue
     ("The widen threshold is 1.0 GPU-hour. Below it, a width-1 phase with a shardable axis "
      "(size 2 or more) is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd.", False),
@@ -3120,6 +3125,14 @@ STRUCTURED = [
     ("```\nGCP (every width, wide → narrow)\n  └─> SLURM: campus-a100 → campus-preempt\n"
      "        └─> RunPod (real dollars, last)\n```", []),
     ("```\nGCP (every width, wide → narrow)\n  └─> RunPod\n        └─> SLURM\n```", [3, 4]),
+    # a comparison set off by commas names an old thing; the sentence is today's
+    ("DWS VMs, like legacy preemptible VMs, are stopped after 24 h.", [1]),
+    ("DWS VMs, unlike legacy preemptible VMs, run for up to 168 h.", []),
+    # a walk's list is in the order walked
+    ("At each width a short job walks a3 SPOT, a2 SPOT, a3 FLEX_START, a2 FLEX_START, "
+     "a2 STANDARD.", [1]),
+    ("At each width a short job walks a2 SPOT, a3 SPOT, a2 FLEX_START, a3 FLEX_START, "
+     "a2 STANDARD.", []),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),

@@ -48,6 +48,9 @@ _ONLY_BEFORE_CUE = re.compile(r"\bonly\s+$", re.I)
 _EXCEPT = re.compile(r"\b(?:except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|"
                      r"but\s+not)\b", re.I)
 _EVERY = re.compile(r"\b(?:every|all(?:\s+of)?(?:\s+the|\s+its)?|each)\s+[`*_]*$", re.I)
+_WALKS_LIST = re.compile(r"\b(?:walks|walked|steps\s+through|goes\s+through|works\s+through)"
+                         r"(?:\s+(?:these|the\s+rungs|rungs))?\s*(?:in\s+order\s*)?:?\s*[`*_]*$",
+                         re.I)
 _BACK_POINTER = re.compile(r"\s*(?:both(?:\s+of\s+them)?|they(?:\s+both|\s+all)?|these|those|"
                            r"all\s+of\s+them|either|that|it)\s*(?:have|has)?\s*", re.I)
 _BETWEEN_END = re.compile(r"[;:]|\s[—–]\s|,\s+(?:(?:and|but|so|yet)\s+(?:it|they|this|that|"
@@ -151,8 +154,12 @@ class OrderReading(ReaderBase):
         groups = self._paren_groups()
         run: list[TermTok] = [ts[0]]
         strong = [False]
+        # ("a short job walks a3 SPOT, a2 SPOT, a3 FLEX_START, …": a walk's list is
+        # in the order walked)
         keyed = bool(KEY_ORDER.search(self.text(self.s.start, ts[0].start)) or
-                     IN_ORDER.search(self.s.text))
+                     IN_ORDER.search(self.s.text) or (
+                         len(ts) >= 3 and _WALKS_LIST.search(self.text(self.s.start,
+                                                                       ts[0].start))))
         for t in ts[1:]:
             gap = self.text(run[-1].end, t.start)
             link = self._link(gap) if groups(run[-1].start) == groups(t.start) else None

@@ -142,6 +142,7 @@ _WORD_LIST = re.compile(r"(\b(?<!other\s)(?<!plain\s)(?<!simple\s)(?<!few\s)"
                         r"(?:\([^()]{1,400}\)|:[^.;\n]{1,400})", re.I)
 
 
+_LIKE_ASIDE = re.compile(r",\s*(?:just\s+|much\s+)?(?:like|unlike)\s[^,;:.]{1,60},", re.I)
 # Where a history note turns to today ("…, but today X", "; now X")
 _PRESENT = re.compile(r"(?:[,;:—–]\s*(?:and\s+|but\s+)?|\s(?:and|but)\s+)"
                       r"(?:today|now|these\s+days|nowadays|currently)\b,?\s*", re.I)
@@ -158,6 +159,12 @@ def tag_sentence(lexicon: Lexicon, text: str, start: int, end: int) -> Sentence:
         # now …": the old thing is history, what follows it is today's claim
         body = " " * contrast.end() + body[contrast.end():]
     tokens = [Token(t.kind, t.value, t.start + start, t.end + start) for t in lexicon.tag(body)]
+    if any(t.kind == "history" for t in tokens) and "like" in body:
+        # "DWS VMs, like legacy preemptible VMs, are stopped after 24 h": a comparison
+        # set off by commas names the old thing; the sentence is about today
+        asides = [(start + m.start(), start + m.end()) for m in _LIKE_ASIDE.finditer(body)]
+        tokens = [t for t in tokens if t.kind != "history" or
+                  not any(a <= t.start < b for a, b in asides)]
     history = [t for t in tokens if t.kind == "history"]
     if history:
         now = _PRESENT.search(body, history[-1].end - start)
