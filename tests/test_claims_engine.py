@@ -3133,6 +3133,12 @@ STRUCTURED = [
      "a2 STANDARD.", [1]),
     ("At each width a short job walks a2 SPOT, a3 SPOT, a2 FLEX_START, a3 FLEX_START, "
      "a2 STANDARD.", []),
+    # "skipped unless enabled" is opt-in; a leading miss clause ends at its comma
+    ("8-GPU machines are skipped unless enabled.", [1]),
+    ("8-GPU machines are never skipped unless they miss.", []),
+    ("After each GCP width misses, the router tries the SLURM lanes at that width before "
+     "degrading to the next GCP width.", [1]),
+    ("After the 1x GCP rungs miss, the router tries the SLURM lanes before RunPod.", []),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),

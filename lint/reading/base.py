@@ -56,7 +56,9 @@ _NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+|simply\s+|just\s+|always
 _NO_SUBJECT = re.compile(r"\s+(?:\w+\s+)?(?:jobs?|requests?|phases?|runs?|dispatch(?:es)?)\s+"
                          r"(?:ever\s+)?(?:starts?|begins?|opens?|leads?|goes|lands?|is|are|gets?|"
                          r"skips?|uses?|tries|reaches|runs)\b", re.I)
-_REASON = re.compile(r"^\W*(?:since|because|as|given\s+that|now\s+that)\b[^,:;]*,", re.I)
+# (and a miss that opens the sentence: "After each GCP width misses, the router …")
+_REASON = re.compile(r"^\W*(?:since|because|as|given\s+that|now\s+that|"
+                     r"after(?=[^,:;]*\bmiss(?:es|ed)?\b))\b[^,:;]*,", re.I)
 # "with no …", "and no …" in a subject, and the predicate that follows that noun
 _WITH_NO = re.compile(r"\b(?:with|and|having)\s+$", re.I)
 _PREDICATE_AFTER = re.compile(r"\s+(?:[\w-]+\s+){1,4}?(?:gets?|is|are|counts?\s+as|passes|"

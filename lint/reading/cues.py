@@ -143,7 +143,7 @@ AUTO = re.compile(r"\bauto(?:matic(?:ally)?)?[- ]?(?:ladder|dispatch|routing|wal
                    r"\bladder\s+itself\b", re.I)
 EXPLICIT = re.compile(r"\bexplicit(?:ly)?[- ](?:intent|opt[- ]in|request|only|flag)|"
                        r"\bopt[- ]in\b|\bmanual(?:ly)?\b|\bby\s+hand\b|\bhand[- ]picked\b|"
-                       r"\bon\s+request\b|\breserved\s+for\b|\bskips?\b[^.;]*\bunless\b|"
+                       r"\bon\s+request\b|\breserved\s+for\b|\bskip(?:s|ped)?\b[^.;]*\bunless\b|"
                        r"\bonly\s+(?:when|if)\s+(?:\w+\s+){0,4}(?:asks?|requests?|explicit)|"
                        # "dispatch only considers 8× when the plan sets `explicit_wide: true`"
                        r"\bonly\s+(?:[\w×`]+\s+){1,3}(?:when|if)\b[^.;]{0,40}?"
