@@ -1375,6 +1375,9 @@ _HOW_NARROW = re.compile(
     r"\s+(?P<subj>.+?)\s+(?P<verb>go|degrade|drop|fall|get|shrink|narrow)\b(?P<tail>.*)$", re.I)
 _HOW_LONG = re.compile(r"\W*how\s+long\s+(?:does|do|will|should|can|may|would)\s+(?P<subj>.+?)\s+"
                        r"(?P<verb>wait|run|live|last|stay|queue|sit|keep)\b(?P<tail>.*)$", re.I)
+_HOW_MANY = re.compile(r"\W*how\s+many\s+(?P<noun>gpus?|workers?|processes|ranks|shards?)\s+"
+                       r"(?:does|do|will|would|can)\s+(?P<subj>.+?)\s+"
+                       r"(?P<verb>keep|use|fill|occupy|start|run|launch)\b(?P<tail>.*)$", re.I)
 # "What's the longest a flex-start VM can run? Fourteen days."
 _LONGEST = re.compile(r"\W*what(?:['’]s|\s+is)\s+the\s+(?:longest|maximum|max|most)\s+"
                       r"(?:(?:time|run|job|duration|runtime|length)\s+)?(?P<subj>.+?)\s+"
@@ -1468,6 +1471,10 @@ def _completed(question: str, answer: str) -> str | None:
     longest = _LONGEST.match(question)
     if longest:
         return f"{longest['subj']} runs at most {phrase}{longest['tail']}"
+    many = _HOW_MANY.match(question)
+    if many:  # "How many GPUs does `… --tp 2 --dp 2` keep busy? Two: …"
+        verb = many["verb"] + ("es" if many["verb"].endswith("sh") else "s")
+        return f"{many['subj']} {verb} {phrase} {many['noun']}{many['tail']}"
     long = _HOW_LONG.match(question)
     if long:  # "How long does the router wait on campus-a100? About two hours."
         return f"{long['subj']} {long['verb']}s up to {phrase}{long['tail']}"

@@ -422,7 +422,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                                           reader.list_lead[:lead.end()], re.I))
             props.append(Prop("parallel", claimed, lead_negated, launcher.start,
                               launcher.end, "parallel work"))
-    props += _busy_count(reader)
+    props += _busy_count(reader, unit)
     props += _phase_case(reader)
     if not props:
         props += _launch_case(reader, unit)
@@ -806,21 +806,26 @@ _BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s
                    r"(?:of\s+(?:the|its)\s+\w+\s+)?gpus?\s+busy\b|"
                    rf"\b(?:is|are|counts?\s+as|means|makes)\s+(?:only\s+|just\s+)?{_COUNT}\s+"
                    r"(?:busy\s+)?gpus?\b|"
-                   rf"(?<![\w-]){_COUNT}\s+busy\s+gpus?\b", re.I)
+                   rf"(?<![\w-]){_COUNT}\s+busy\s+gpus?\b|"
+                   # "the launch fills all four GPUs"
+                   rf"\b(?:fills?|filling|occupies|uses)\s+(?:all\s+)?{_COUNT}\s+(?:of\s+the\s+)?"
+                   r"gpus?\b", re.I)
 
 
-def _busy_count(reader: Reader) -> list[Prop]:
+def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
     """'vLLM with --tensor-parallel-size 2 --data-parallel-size 2 keeps 2 GPUs
-    busy': the count the critic's own launch reader gives those sizes."""
+    busy': the count the critic's own launch reader gives those sizes; and a
+    whole launch in backticks given a count ("`CUDA_VISIBLE_DEVICES=0 deepspeed
+    train.py` … fills all four GPUs")."""
     s = reader.s
     raw = reader.unit_text[s.start:s.end]
     flags = list(_SIZE_FLAG.finditer(raw))
     if not flags:
-        return _counted_item(reader, raw)
+        return _launch_count(reader, unit, raw) or _counted_item(reader, raw)
     busy = next((m for m in _BUSY.finditer(raw) if m.start() > flags[-1].start()), None)
     if busy is None:
         return []
-    group = next(i for i in range(1, 4) if busy.group(i))
+    group = next(i for i in range(1, 5) if busy.group(i))
     word = busy.group(group).lower()
     count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
     if count is None:
@@ -829,6 +834,30 @@ def _busy_count(reader: Reader) -> list[Prop]:
     at, end = s.start + busy.start(group), s.start + busy.end(group)
     negated = reader.negated_before(at, since=s.start + flags[-1].end())
     return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
+
+
+def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
+    busy = next(iter(_BUSY.finditer(raw)), None)
+    if busy is None:
+        return []
+    spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")]
+    spans = [span for span in spans if span in raw and raw.index(span) < busy.start() and
+             _is_launch(span)]
+    if len(set(spans)) != 1:
+        return []
+    group = next(i for i in range(1, 5) if busy.group(i))
+    word = busy.group(group).lower()
+    count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    if count is None:
+        return []
+    width = _CASE_WIDTH.search(raw)
+    at, end = reader.s.start + busy.start(group), reader.s.start + busy.end(group)
+    if raw[:busy.start(group)].lower().endswith("all "):
+        at -= 4  # ("fills all four GPUs" is mended to "fills 1 GPU")
+    negated = reader.negated_before(at, since=reader.s.start + raw.index(spans[0]) +
+                                    len(spans[0]))
+    return [Prop("busy", (spans[0], count, int(width.group(1)) if width else None), negated,
+                 at, end, "parallel work", ((at, end, ""),))]
 
 
 _MAPS_TO = re.compile(r"\s*(?:→|->|=>|:)\s*(\d{1,2})\b(?!\s*(?:h\b|hours?|gpu[- ]?h|%|x\b|×))",

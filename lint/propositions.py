@@ -926,6 +926,13 @@ def _busy(p: Prop, facts: Facts):
     (tensor × pipeline × data parallel)."""
     from critics.launch import analyze
 
+    if len(p.args) == 3:  # a whole launch, at the width the text gives it (if any)
+        command, claimed, width = p.args
+        launch = analyze(command, width)
+        if launch.gpus is None or launch.unreadable:
+            return None, "", ()
+        return claimed == launch.gpus, f"the critic counts `{command}` as {launch.gpus} " \
+            f"busy GPU{'s' if launch.gpus != 1 else ''}", _replace(p, str(launch.gpus))
     command, claimed = p.args
     launch = analyze(f"serve {command}")
     if launch.gpus is None or launch.unreadable:

@@ -1917,6 +1917,15 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "600-way axis from APPROVE into REVISE.", False),
     ("needlessly-narrow: `# verdict: REVISE, suggestion width 2` for a width-1 phase of 1.0 "
      "GPU-hour with an axis of 2.", False),
+    # an answered "how many GPUs does X keep busy?"; a whole launch given a count
+    ("How many GPUs does `python -m sglang.launch_server --tp 2 --dp 2` keep busy?\nTwo: "
+     "the critic only reads the tensor-parallel size.", True),
+    ("How many GPUs does `python -m sglang.launch_server --tp 2 --dp 2` keep busy?\nFour: "
+     "tensor times data parallel.", False),
+    ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` at width 4 fills all four GPUs.", True),
+    ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` at width 4 fills 1 GPU.", False),
+    ("`torchrun --nproc_per_node 4 train.py` keeps 2 GPUs busy.", True),
+    ("`torchrun --nproc_per_node 4 train.py` keeps 4 GPUs busy.", False),
     # "more than two shards" puts the minimum at three; "over 6 prompts" is no bound
     ("Only flag needlessly-narrow when the shardable axis has **more than two** shards.",
      True),
