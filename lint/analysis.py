@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from lint import reading
-from lint.document import Document, Unit
+from lint.document import ARCHIVE_HEADING, Document, Unit
 from lint.facts import Facts
 from lint.lexicon import Lexicon, Prefiltered, Token, _gate_text
 from lint.propositions import Prop, Verdict, judge
@@ -418,6 +418,14 @@ class Engine:
                                 out[-1].sentence.text, cues_alone=True))):
                 # "the v0 router (2023) had no widths; every dispatch got one GPU and it
                 # asked for preemptible capacity first": the history note goes on
+                sentence.history = True
+            if _PAST_ONLY.search(sentence.text) and not _PRESENT_TENSE.search(sentence.text) \
+                    and (ARCHIVE_HEADING.search(unit.heading) or (
+                        out and out[-1].sentence.history and
+                        _POINTS_BACK.match(sentence.text))):
+                # "### History" over "In the v0 prototype …", then "That prototype also
+                # tried RunPod ahead of the campus lanes": past tense under a history
+                # heading, or going on about the history note before it
                 sentence.history = True
             if rejected_title and not out and sentence.text.strip() == rejected_title:
                 # "## Non-goals" over "**An opt-in flag for 8-GPU machines.** …": the
@@ -1609,6 +1617,7 @@ _OBJECT_PRONOUN = re.compile(r"\b(?P<pronoun>it|them)\s+(?:first|last|next)\b", 
 # a sentence whose subject is a class of job: "A long job (4 h or more) leads with …"
 _CLASS_SUBJECT = re.compile(r"^\W*(?P<np>(?:an?\s+|the\s+|every\s+|any\s+)?(?:short|long)\s+"
                             r"(?:jobs?|runs?|phases?|requests?))\b", re.I)
+_POINTS_BACK = re.compile(r"\W*(?:that|this|those|these|it|they|the\s+same)\b", re.I)
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"
     r"originally|previously|once|at\s+first|started\s+out)\b", re.I)

@@ -460,7 +460,39 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # "at 0.9 GPU-hours staying narrow is fine": the approval is that case's, a
         # phase the rule lets through, not the rule's verdict
         props = [p for p in props if not (p.kind == "verdict" and p.args[1] == "APPROVE")]
-    return props
+    return _pinned_launches(reader, unit, props)
+
+
+_PINNED = re.compile(r"\bCUDA_VISIBLE_DEVICES=\d+(?![,\d])")
+
+
+def _pinned_launches(reader: Reader, unit: Unit, props: list[Prop]) -> list[Prop]:
+    """A parallel launcher written inside a whole launch the critic reads as one
+    process ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` is a single process") is
+    that launch, not its launcher family."""
+    if not any(p.kind == "parallel" and p.args[0] == "parallel" for p in props):
+        return props
+    from critics.launch import analyze
+
+    raw = reader.unit_text
+    single = []
+    for m in _CODE_SPAN.finditer(unit.raw or ""):
+        span = m.group(1)
+        at = raw.find(span, reader.s.start, reader.s.end)
+        # (pinned to one device, and one process even on the widest phase)
+        if at >= 0 and _PINNED.search(span) and _is_launch(span):
+            launch = analyze(span, max(reader.facts.widths))
+            if launch.gpus == 1 and not launch.unreadable:
+                single.append((at, at + len(span), span))
+    if not single:
+        return props
+    out = []
+    for p in props:
+        inside = next((span for a, b, span in single if a <= p.start < b), None)
+        if p.kind == "parallel" and p.args[0] == "parallel" and inside is not None:
+            p = Prop("parallel", ("single", inside), p.negated, p.start, p.end, p.topic)
+        out.append(p)
+    return out
 
 
 _MORE_WIDTHS = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*(\d{1,2})\b(?!\s*(?:gpu|h\b|hours?|%|x|×))",

@@ -826,6 +826,7 @@ def _parallel(p: Prop, facts: Facts):
     return holds, ("the critic counts it as parallel work" if holds else
                    "the critic does not count a loop without & as parallel work"
                    if kind == "serial" else
+                   f"the critic reads `{p.args[1]}` as one process" if kind == "single" else
                    "the critic does not count model splitting or an unbackgrounded loop as "
                    "parallel work"), ()
 

@@ -142,6 +142,8 @@ def canonical(p: Prop, facts: Facts) -> str:
         if p.args[0] == "parallel":
             return "The critic counts torchrun, accelerate, deepspeed, xargs -P and " \
                    "--num-shards launches as parallel work."
+        if p.args[0] == "single":
+            return f"`{p.args[1]}` is one process, not parallel work."
         if p.args[0] == "serial":
             return "A loop that does not background its workers with & is not parallel work."
         return "Model splitting (device_map=auto) is not parallel work."

@@ -1926,6 +1926,10 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` at width 4 fills 1 GPU.", False),
     ("`torchrun --nproc_per_node 4 train.py` keeps 2 GPUs busy.", True),
     ("`torchrun --nproc_per_node 4 train.py` keeps 4 GPUs busy.", False),
+    # a launcher inside a launch pinned to one device is that launch
+    ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` is a single process, so at width > 1 it "
+     "is unsharded-wide.", False),
+    ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` counts as parallel work.", True),
     # "more than two shards" puts the minimum at three; "over 6 prompts" is no bound
     ("Only flag needlessly-narrow when the shardable axis has **more than two** shards.",
      True),
@@ -3148,6 +3152,10 @@ STRUCTURED = [
     ("After each GCP width misses, the router tries the SLURM lanes at that width before "
      "degrading to the next GCP width.", [1]),
     ("After the 1x GCP rungs miss, the router tries the SLURM lanes before RunPod.", []),
+    # past tense under a history heading, and a pointer back at a history note
+    ("### History\n\nIn the v0 prototype the router asked for the width you gave it.\n"
+     "That prototype also tried RunPod ahead of the campus lanes.", []),
+    ("### History\n\nThe router tries RunPod ahead of the campus lanes.", [3]),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),
