@@ -420,7 +420,8 @@ class Engine:
                 # asked for preemptible capacity first": the history note goes on
                 sentence.history = True
             if _PAST_ONLY.search(sentence.text) and not _PRESENT_TENSE.search(sentence.text) \
-                    and (ARCHIVE_HEADING.search(unit.heading) or (
+                    and not _PRESENT_VERB.search(sentence.text) and (
+                        ARCHIVE_HEADING.search(unit.heading) or (
                         out and out[-1].sentence.history and
                         _POINTS_BACK.match(sentence.text))):
                 # "### History" over "In the v0 prototype …", then "That prototype also
@@ -1617,6 +1618,10 @@ _OBJECT_PRONOUN = re.compile(r"\b(?P<pronoun>it|them)\s+(?:first|last|next)\b", 
 # a sentence whose subject is a class of job: "A long job (4 h or more) leads with …"
 _CLASS_SUBJECT = re.compile(r"^\W*(?P<np>(?:an?\s+|the\s+|every\s+|any\s+)?(?:short|long)\s+"
                             r"(?:jobs?|runs?|phases?|requests?))\b", re.I)
+# ("It stayed second: the router tries `campus-a100` before `campus-preempt`" says
+# what the router does today)
+_PRESENT_VERB = re.compile(r"\b(?:tries|goes|comes|runs|leads|walks|uses|gets|falls|moves|"
+                           r"starts|sends|asks|waits|degrades|drops|stays|remains)\b", re.I)
 _POINTS_BACK = re.compile(r"\W*(?:that|this|those|these|it|they|the\s+same)\b", re.I)
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"

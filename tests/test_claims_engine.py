@@ -3156,6 +3156,11 @@ STRUCTURED = [
     ("### History\n\nIn the v0 prototype the router asked for the width you gave it.\n"
      "That prototype also tried RunPod ahead of the campus lanes.", []),
     ("### History\n\nThe router tries RunPod ahead of the campus lanes.", [3]),
+    # "it" opening a sentence is the sentence before's first orderable name
+    ("RunPod costs real money, so the router uses it sparingly.\nIt comes after the "
+     "campus-a100 lane but ahead of campus-preempt.", [2]),
+    ("RunPod costs real money, so the router uses it sparingly.\nIt comes after the "
+     "campus-a100 lane and after campus-preempt.", []),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),

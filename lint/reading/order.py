@@ -372,6 +372,17 @@ class OrderReading(ReaderBase):
         subjects = [t for t in subjects if (aside := self.aside_of(t.start)) is None or
                     aside[1] > first_cue.start] or \
             subjects
+        if not subjects and self.previous_terms and _PRONOUN_SUBJECT.match(
+                self.text(self.s.start, first_cue.start)):
+            # "RunPod costs real money. It comes after the campus-a100 lane but ahead of
+            # campus-preempt": "it" is the sentence before's first orderable name
+            before = [t for t in self.previous_terms if orderable(t.term)]
+            pronoun = re.search(r"\b(?:it|they|this\s+one|that\s+one)\b", self.s.text, re.I)
+            if before and pronoun:
+                # (placed on the pronoun, which a finding's column then points at)
+                subjects = [TermTok(before[0].term, self.s.start + pronoun.start(),
+                                    self.s.start + pronoun.end())]
+                floor = self.s.start
         if not subjects:
             # "Once GCP runs out, the paid cloud is preferred over the campus cluster":
             # a leading cue, then the cues after it read on their own
