@@ -190,6 +190,7 @@ class Engine:
         list_request: dict[int, tuple[float, int]] = {}
         list_lead: dict[int, str] = {}
         fence_lead = ""
+        question_job: tuple[float, int] | None = None  # the job a "Q:" paragraph stated
         table_header = ""
         section_heading = ""  # "### campus-preempt" over "- waits up to …"
         subjects: dict[str, str | None] = {}
@@ -281,9 +282,15 @@ class Engine:
             # "Intent minimums as the router sees them:" over a fence of settings leads
             # its lines as a lead-in leads a list
             lead = list_lead.get(unit.list_id, "") or (fence_lead if unit.data else "")
+            # "Q: My LoRA job asks for 2 GPUs for 1.5 h. …?" over "A: It drops to one
+            # GPU …. At one GPU it is treated as long …": the answer goes on about
+            # the job its question stated
+            answer_job = question_job if _ANSWER_LINE.match(unit.text) else None
+            question_job = self._stated_job(unit.text) if _QUESTION_LINE.match(unit.text) \
+                else None
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
                                             table_header if unit.table_id else "",
-                                            list_request.get(unit.list_id), lead,
+                                            list_request.get(unit.list_id) or answer_job, lead,
                                             None if unit.list_id in family_of_list else
                                             (lead and subject_of(lead)) or
                                             (None if unit.table_id or not section_heading else
@@ -1622,6 +1629,8 @@ _CLASS_SUBJECT = re.compile(r"^\W*(?P<np>(?:an?\s+|the\s+|every\s+|any\s+)?(?:sh
 # what the router does today)
 _PRESENT_VERB = re.compile(r"\b(?:tries|goes|comes|runs|leads|walks|uses|gets|falls|moves|"
                            r"starts|sends|asks|waits|degrades|drops|stays|remains)\b", re.I)
+_QUESTION_LINE = re.compile(r"\W*(?:\*\*)?q\s*[:.]", re.I)
+_ANSWER_LINE = re.compile(r"\W*(?:\*\*)?a\s*[:.]", re.I)
 _POINTS_BACK = re.compile(r"\W*(?:that|this|those|these|it|they|the\s+same)\b", re.I)
 _HISTORY_SUBJECT = re.compile(
     r"^\W*(?P<np>(?:[^\s,;:]+\s+){0,5}?[^\s,;:]+?)\s+(?:used\s+to|was|were|had|is|are|"

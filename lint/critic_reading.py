@@ -470,8 +470,9 @@ def _pinned_launches(reader: Reader, unit: Unit, props: list[Prop]) -> list[Prop
     """A parallel launcher written inside a whole launch the critic reads as one
     process ("`CUDA_VISIBLE_DEVICES=0 deepspeed train.py` is a single process") is
     that launch, not its launcher family."""
-    if not any(p.kind == "parallel" and p.args[0] == "parallel" for p in props):
-        return props
+    if not any(p.kind == "parallel" and p.args[0] == "parallel" for p in props) or \
+            not _PINNED.search(unit.raw or ""):
+        return props  # (most sentences: the launch reader is not even imported)
     from critics.launch import analyze
 
     raw = reader.unit_text
@@ -855,33 +856,39 @@ def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
     if not flags:
         return _launch_count(reader, unit, raw) or _counted_item(reader, raw)
     busy = next((m for m in _BUSY.finditer(raw) if m.start() > flags[-1].start()), None)
-    if busy is None:
+    counted = _busy_number(busy)
+    if busy is None or counted is None:
         return []
-    group = next(i for i in range(1, 5) if busy.group(i))
-    word = busy.group(group).lower()
-    count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
-    if count is None:
-        return []
+    group, count = counted
     command = " ".join(m.group(0) for m in flags)
     at, end = s.start + busy.start(group), s.start + busy.end(group)
     negated = reader.negated_before(at, since=s.start + flags[-1].end())
     return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
 
 
+def _busy_number(busy: re.Match[str] | None) -> tuple[int, int] | None:
+    """The group of a `_BUSY` match that holds its count, and the count."""
+    if busy is None:
+        return None
+    group = next(i for i in range(1, 5) if busy.group(i))
+    word = busy.group(group).lower()
+    count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    return None if count is None else (group, count)
+
+
 def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
+    """A whole launch in backticks and the count of busy GPUs the text gives it,
+    at the width the sentence names (if any)."""
     busy = next(iter(_BUSY.finditer(raw)), None)
     if busy is None:
         return []
     spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")]
     spans = [span for span in spans if span in raw and raw.index(span) < busy.start() and
              _is_launch(span)]
-    if len(set(spans)) != 1:
+    counted = _busy_number(busy)
+    if len(set(spans)) != 1 or counted is None:
         return []
-    group = next(i for i in range(1, 5) if busy.group(i))
-    word = busy.group(group).lower()
-    count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
-    if count is None:
-        return []
+    group, count = counted
     width = _CASE_WIDTH.search(raw)
     at, end = reader.s.start + busy.start(group), reader.s.start + busy.end(group)
     if raw[:busy.start(group)].lower().endswith("all "):

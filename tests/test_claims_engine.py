@@ -3161,6 +3161,12 @@ STRUCTURED = [
      "campus-a100 lane but ahead of campus-preempt.", [2]),
     ("RunPod costs real money, so the router uses it sparingly.\nIt comes after the "
      "campus-a100 lane and after campus-preempt.", []),
+    # an answer goes on about the job its question stated
+    ("Q: My LoRA job asks for 2 GPUs for 1.5 h. What happens if 2x is full?\n\nA: It drops "
+     "to one GPU and takes 3 h. At one GPU it is treated as long and leads with FLEX_START.",
+     [3]),
+    ("Q: My LoRA job asks for 2 GPUs for 1.5 h. What happens if 2x is full?\n\nA: It drops "
+     "to one GPU and takes 3 h. At one GPU it is short and leads with SPOT.", []),
     # a fence of settings under "Intent minimums …:"
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 1, "
      "\"eval-70b\": 2}\n```", []),
