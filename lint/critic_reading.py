@@ -475,15 +475,14 @@ def _pinned_launches(reader: Reader, unit: Unit, props: list[Prop]) -> list[Prop
         return props  # (most sentences: the launch reader is not even imported)
     from critics.launch import analyze
 
-    raw = reader.unit_text
+    said = reader.unit_text[reader.s.start:reader.s.end]
     single = []
-    for m in _CODE_SPAN.finditer(unit.raw or ""):
-        span = m.group(1)
-        at = raw.find(span, reader.s.start, reader.s.end)
+    for span in _launches_in(unit, said):
         # (pinned to one device, and one process even on the widest phase)
-        if at >= 0 and _PINNED.search(span) and _is_launch(span):
+        if _PINNED.search(span):
             launch = analyze(span, max(reader.facts.widths))
             if launch.gpus == 1 and not launch.unreadable:
+                at = reader.s.start + said.index(span)
                 single.append((at, at + len(span), span))
     if not single:
         return props
@@ -555,6 +554,14 @@ def _phase_case(reader: Reader) -> list[Prop]:
                      "widening threshold")]
     return [Prop("phase-verdict", (hours, axis, verdict.group(1)), False, at, end,
                  "widening threshold", ((at, end, ""),))]
+
+
+def _any_width_stands_for(reader: Reader, verdict: re.Match[str]) -> int:
+    """The width a verdict given "at any width" is checked at: "`bash run.sh` … is
+    APPROVEd at any width" at the widest one too; "REVISEs it whatever the width" at
+    width 1 too."""
+    widths = reader.facts.widths
+    return max(widths) if _said(verdict) == "APPROVE" else min(widths)
 
 
 def _said(verdict: re.Match[str]) -> str:
@@ -672,10 +679,7 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     every_width = _ANY_WIDTH.search(raw) if not widths else None
     verdict = _CASE_VERDICT.search(raw, lead)
     if every_width and verdict is not None:
-        # "`bash run.sh` … is APPROVEd at any width": so at the widest one too;
-        # "REVISEs it whatever the width": so at width 1 too
-        widths = {max(reader.facts.widths) if _said(verdict) == "APPROVE"
-                  else min(reader.facts.widths)}
+        widths = {_any_width_stands_for(reader, verdict)}
     if len(widths) != 1 or verdict is None or _CASE_CONDITIONED.search(raw):
         return []
     # ("`launch: bash run.sh`", '`launch: "./train.sh"`': a §9 field, its value the launch)
@@ -702,17 +706,16 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     # scopes, so it sets no bound
     width_at = _CASE_WIDTH.search(raw)
     width_end = width_at.end() if width_at and not every_width else 0
-    launch_end = raw.index(launch) + len(launch)
+    launch_at = raw.index(launch)
+    launch_end = launch_at + len(launch)
     later = _CASE_VERDICT.search(raw, launch_end)
-    if later is not None and verdict.start() < raw.index(launch) and \
-            ":" in raw[verdict.end():raw.index(launch)]:
+    if later is not None and verdict.start() < launch_at and \
+            ":" in raw[verdict.end():launch_at]:
         # "Don't REVISE a plan just because its launch calls a script: `bash run.sh` is
         # APPROVEd at any width": the verdict the case after the colon is given
         verdict = later
-        at_width = _ANY_WIDTH.search(raw) if every_width else None
-        if at_width:
-            widths = {max(reader.facts.widths) if _said(verdict) == "APPROVE"
-                      else min(reader.facts.widths)}
+        if every_width:
+            widths = {_any_width_stands_for(reader, verdict)}
     if verdict.start() < max(width_end, launch_end) and not (
             _VERDICT_FIRST.match(raw, 0, verdict.end()) and (
                 _PHASE_AFTER.match(raw, verdict.end()) or
@@ -866,6 +869,12 @@ def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
     return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
 
 
+def _launches_in(unit: Unit, text: str) -> list[str]:
+    """The unit's code spans that are whole launches and are written in `text`."""
+    return [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
+            if m.group(1) in text and _is_launch(m.group(1))]
+
+
 def _busy_number(busy: re.Match[str] | None) -> tuple[int, int] | None:
     """The group of a `_BUSY` match that holds its count, and the count."""
     if busy is None:
@@ -882,9 +891,7 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     busy = next(iter(_BUSY.finditer(raw)), None)
     if busy is None:
         return []
-    spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")]
-    spans = [span for span in spans if span in raw and raw.index(span) < busy.start() and
-             _is_launch(span)]
+    spans = [span for span in _launches_in(unit, raw) if raw.index(span) < busy.start()]
     counted = _busy_number(busy)
     if len(set(spans)) != 1 or counted is None:
         return []

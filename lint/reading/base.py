@@ -169,6 +169,10 @@ class ReaderBase:
         close = self.unit_text.find(")", position, self.s.end)
         return (opened, close) if close >= 0 else None
 
+    def intents_in_view(self) -> set[str]:
+        """The intents the sentence names, else the one the unit named before it."""
+        return {t.value for t in self.tokens if t.kind == "intent"} or self._intents_before()
+
     def _intents_before(self) -> set[str]:
         """The one intent the unit names before this sentence, as a set (empty
         where it names none or several)."""
@@ -281,8 +285,7 @@ class ReaderBase:
         if kind == "last" and len(args) == 1 and args[0][0] == "width":
             # "eval-70b … Its next and last GCP width is 2x": the last width of the
             # named intent's walk
-            named = {t.value for t in self.tokens if t.kind == "intent"} or \
-                self._intents_before()
+            named = self.intents_in_view()
             if len(named) == 1:
                 args = (*args, named.pop())
         if kind == "first" and len(args) == 1 and args[0][0] in ("family", "width"):

@@ -1079,7 +1079,7 @@ class LengthReading(ReaderBase):
             # "All four widths are long, and every one of them has FLEX_START rungs":
             # the narrowest width the job degrades to, where it runs longest (its
             # intent's minimum, where the unit names one)
-            intents = {t.value for t in self.kinds("intent")} or self._intents_before()
+            intents = self.intents_in_view()
             at = self.facts.min_width(intents.pop()) if len(intents) == 1 else \
                 min(self.facts.width_chain())
         else:

@@ -30,8 +30,8 @@ _STEP_FIRST = re.compile(r"\W*(?:before|after)\b[^,;]{1,80},\s*(?:please\s+)?(?:
                          r"benchmark|copy|upload|download|sync)\b", re.I)
 
 # A clause whose subject is a pronoun: "…, and it is never tried ahead of …"
-_PRONOUN_SUBJECT = re.compile(r"\W*(?:and\s+|but\s+|so\s+)?(?:it|they|this\s+one|that\s+one)\b",
-                              re.I)
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:and\s+|but\s+|so\s+)?"
+                              r"(?P<pronoun>it|they|this\s+one|that\s+one)\b", re.I)
 # What makes a term a clause's subject: its own verb right after it.
 _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only|comes?|"
                             r"(?:is|are|have|has)(?!\s+(?:all\s+)?(?:exhausted|full|dry|out|busy|"
@@ -372,16 +372,16 @@ class OrderReading(ReaderBase):
         subjects = [t for t in subjects if (aside := self.aside_of(t.start)) is None or
                     aside[1] > first_cue.start] or \
             subjects
-        if not subjects and self.previous_terms and _PRONOUN_SUBJECT.match(
-                self.text(self.s.start, first_cue.start)):
+        pronoun = _PRONOUN_SUBJECT.match(self.text(self.s.start, first_cue.start)) \
+            if not subjects and self.previous_terms else None
+        if pronoun:
             # "RunPod costs real money. It comes after the campus-a100 lane but ahead of
             # campus-preempt": "it" is the sentence before's first orderable name
             before = [t for t in self.previous_terms if orderable(t.term)]
-            pronoun = re.search(r"\b(?:it|they|this\s+one|that\s+one)\b", self.s.text, re.I)
-            if before and pronoun:
+            if before:
                 # (placed on the pronoun, which a finding's column then points at)
-                subjects = [TermTok(before[0].term, self.s.start + pronoun.start(),
-                                    self.s.start + pronoun.end())]
+                subjects = [TermTok(before[0].term, self.s.start + pronoun.start("pronoun"),
+                                    self.s.start + pronoun.end("pronoun"))]
                 floor = self.s.start
         if not subjects:
             # "Once GCP runs out, the paid cloud is preferred over the campus cluster":

@@ -276,10 +276,10 @@ def _elided_widths(lexicon: Lexicon, body: str, start: int,
                 added.append(Token("width", int(word) if word.isdigit() else numbers[word], at,
                                    start + m.end(1)))
                 shaped = True  # a span's two ends are widths, however few
+    then_before = _then_before(tuple(numbers))
     for w in widths:
         # "retried at 2 and then at 1 GPU": the unit written on the later width only
-        m = _then_before(tuple(numbers)).search(body, max(0, w.start - start - 40),
-                                                  w.start - start)
+        m = then_before.search(body, max(0, w.start - start - 40), w.start - start)
         if m:
             word = m.group(1).lower()
             at = start + m.start(1)
