@@ -128,6 +128,10 @@ def _gate_text(text: str) -> str:
 
 
 _LEADING_LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
+# Positive lookbehinds of plain text in front, alone or as a group of choices
+_LOOKBEHIND_TEXT = re.compile(r"\(\?<=([^()\\|?*+.\[\]{}^$]{2,})\)")
+_LEADING_LOOKBEHIND = re.compile(rf"{_LOOKBEHIND_TEXT.pattern}|"
+                                 rf"\(\?:{_LOOKBEHIND_TEXT.pattern}(?:\|{_LOOKBEHIND_TEXT.pattern})*\)")
 # An anchor, or a class or any-character that may match nothing ("^\W*", "\s?")
 _LEADING_OPTIONAL = re.compile(r"\^|\\[bBA]|(?:\\[wWsSdD]|\[(?:\\.|[^\]\\])*\]|\.)"
                                r"(?:[?*]|\{0(?:,\d*)?\})\??")
@@ -186,6 +190,9 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
                 return None
             found.update(literals)
         return tuple(sorted(found))
+    behind = _LEADING_LOOKBEHIND.match(pattern)
+    if behind:  # "(?:(?<=flex/)|(?<=spot/))od": the text behind is in the text too
+        return tuple(sorted({t.lower() for t in _LOOKBEHIND_TEXT.findall(behind.group())}))
     body = pattern
     while True:  # lookarounds, anchors and optional atoms in front: they need no text
         m = _LEADING_LOOKAROUND.match(body) or _LEADING_OPTIONAL.match(body)
@@ -384,8 +391,21 @@ def _mention_scan(kinds: list[_Kind]) -> re.Pattern[str] | None:
         alternation = gate if gate is not None and not gate.always else kind.alternation
         if alternation is None or alternation.always:
             return None
-        needed.update(lit for lit, _ in alternation.by_literal)
+        for _, literals, also in alternation.parts:
+            # A branch that also needs a literal of its own is looked for by the
+            # rarer of the two: "[x×]\d" by its digit, not by every "x" of the prose.
+            needed.update((max(also, key=_rarity),) if also and
+                          _rarity(max(also, key=_rarity)) > max(map(_rarity, literals or ()))
+                          else literals or ())
     return _literal_scan(needed)
+
+
+def _rarity(literal: str) -> tuple[int, int]:
+    """How seldom prose holds `literal`, roughly: a digit less often than a
+    letter, a common word as often as one, a longer run less often."""
+    if literal == _DIGIT:
+        return (1, 0)
+    return (0, 0) if literal in _COMMON else (2 if len(literal) > 1 else 0, len(literal))
 
 
 class _Kind:

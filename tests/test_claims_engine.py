@@ -1497,6 +1497,28 @@ def test_required_literal_reads_patterns_conservatively() -> None:
     assert lexicon._required_literals(r"(?:a)?b|c") == ("b", "c")
     assert lexicon._required_literals(r"×|\s*") is None
     assert lexicon._required_literals(r"x?y") is None
+    # plain text a lookbehind in front needs is in the text too ("SPOT/OD")
+    assert lexicon._required_literals(r"(?:(?<=flex/)|(?<=dws/))(?-i:od|OD)") == ("dws/", "flex/")
+    assert lexicon._required_literals(r"(?<=spot/)(?:od|x)\b") == ("spot/",)
+    assert lexicon._required_literals(r"(?<![\w/])od") == ("od",)  # a negative one needs nothing
+
+
+def test_mention_scan_rules_out_only_texts_no_entity_matches() -> None:
+    """The one scan `mentions_anything` starts with (each branch looked for by
+    its rarest required literal) never says no where an entity kind matches."""
+    lexicon_ = _gated_lexicon()
+    assert lexicon_._mentions is not None  # every entity branch has a literal to look for
+    texts = [e["text"] for f in CORPUS.glob("*.yaml") for e in yaml.safe_load(f.read_text())]
+    texts += [line for p in (ROOT / "docs").rglob("*.md")
+              for line in p.read_text(encoding="utf-8").splitlines()]
+    texts += ["an x8 box", "next, index the model", "SPOT/OD", "8x A100s", "eval-7b"]
+    ruled_out = 0
+    for text in texts:
+        whole = lexicon._one_line(text)
+        matched = any(kind.search(whole) for kind in lexicon_._entity_kinds)
+        assert lexicon_.mentions_anything(text) == matched, text
+        ruled_out += not lexicon_._mentions.search(lexicon._gate_text(whole))
+    assert ruled_out > 100  # the scan does rule texts out, or this proves nothing
 
 
 def test_literals_also_required_narrow_a_gate() -> None:
