@@ -3194,6 +3194,22 @@ STRUCTURED = [
      "\"eval-70b\": 2}\n```", []),
     ("Intent minimums as the router sees them:\n```json\n{\"capture-7b\": 1, \"lora-7b\": 2, "
      "\"eval-70b\": 2}\n```", [3]),
+    # a wider width is a consequence only where the text puts the job there
+    ("If the 8g and 4g rungs all miss, width 2 means 24 / 2 = 12 h: a long job there, so "
+     "flex-start leads and spot drops to last.", []),
+    ("A 24 h job at 1x is 3 h at 8x, which is long, so FLEX_START leads at 8x.", [1]),
+    # an aside's arithmetic negates only itself
+    ("| width | length | class | leads with |\n|---|---|---|---|\n"
+     "| 2 | 4 h | long (4 h is not below 4 h) | FLEX_START |", []),
+    ("| width | length | class | leads with |\n|---|---|---|---|\n"
+     "| 2 | 4 h | long (4 h is not below 4 h) | SPOT |", [3]),
+    # "the last GCP try" is one of GCP's tries
+    ("At 1 GPU the job is long, so DWS leads and spot is the last GCP try at that width.", []),
+    ("At 1 GPU the job is long, so spot leads and DWS is the last GCP try at that width.",
+     [1]),
+    # "every 7b intent": the intents named by a part of their names
+    ("For every 7b intent the last GCP width is 1×.", []),
+    ("For every 7b intent the last GCP width is 2×.", [1]),
 ]
 
 

@@ -53,6 +53,11 @@ _NEW_PREDICATE = re.compile(r"\b(?:and|so)\s+(?:then\s+|simply\s+|just\s+|always
                             r"runs?|ran|picks?|picked|lands?|landed)\b)", re.I)
 # "…admits 4 GPUs at most"
 # "No job starts on SLURM": "no" quantifying the clause's subject denies its predicate
+# Entities an aside's negation may deny on its own: "long (4 h is not below 4 h)"
+_ASIDE_OWN = ("duration", "gpuhours")
+# "the 7b intents", "every 7B intent": a group of intents by a part of their names
+_INTENT_GROUP = re.compile(r"\b(?:the|every|each|all(?:\s+the)?|both)\s+([\w.]+)\s+intents?\b",
+                           re.I)
 _NO_SUBJECT = re.compile(r"\s+(?:\w+\s+)?(?:jobs?|requests?|phases?|runs?|dispatch(?:es)?)\s+"
                          r"(?:ever\s+)?(?:starts?|begins?|opens?|leads?|goes|lands?|is|are|gets?|"
                          r"skips?|uses?|tries|reaches|runs)\b", re.I)
@@ -181,6 +186,16 @@ class ReaderBase:
                  if re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", before)}
         return named if len(named) == 1 else set()
 
+    def intent_group(self) -> set[str]:
+        """The intents the sentence names as a group by a part of their names:
+        "the 7b intents", "every 7b intent", "all eval intents"."""
+        found: set[str] = set()
+        for m in _INTENT_GROUP.finditer(self.s.text):
+            part = m.group(1).lower()
+            found |= {name for name in self.facts.intents
+                      if part in name.lower().split("-")}
+        return found
+
     def kinds(self, kind: str) -> list[Token]:
         return [t for t in self.tokens if t.kind == kind]
 
@@ -217,10 +232,11 @@ class ReaderBase:
                 # (the reading is at `position`, or ends at `since`)
                 if aside is not None and not any(
                         aside[0] < at <= aside[1] for at in (position, since) if at) and not any(
-                        o.entity and t.end <= o.start < aside[1] for o in self.tokens):
+                        o.entity and o.kind not in _ASIDE_OWN and t.end <= o.start < aside[1]
+                        for o in self.tokens):
                     # "long (4 h is not below the threshold), FLEX_START leads": an
-                    # aside's negation of no ladder name is the aside's own ("H100
-                    # (never on-demand)" still negates)
+                    # aside's negation of no ladder name (a length is the aside's own
+                    # arithmetic) is the aside's own ("H100 (never on-demand)" still negates)
                     continue
                 word = self.unit_text[t.start:t.end].lower()
                 if word == "no":
@@ -275,6 +291,12 @@ class ReaderBase:
 
     def add(self, kind: str, args: tuple, start: int, end: int, negated: bool = False,
             topic: str = "", fix: tuple = ()) -> None:
+        if kind == "consequence" and args[2] > args[1] and not re.search(
+                rf"\b(?:at|on)\s+(?:width\s+)?{args[2]}\s*(?:[x×]|gpus?\b|(?!\S))",
+                self.s.text, re.I):
+            # the router never widens: "width 2 means 12 h" after "the 8g and 4g
+            # rungs miss" is not that job at 4× ("a 24 h job at 1x is 3 h at 8x" is)
+            return
         if kind == "skip" and len(args) == 2 and args[0][0] == "width" and \
                 args[1][0] in ("backend", "lane"):
             # "for lora-7b, once the 2× rungs miss it moves on to SLURM": where a
@@ -284,10 +306,11 @@ class ReaderBase:
             args = (*args, intent) if intent else args
         if kind == "last" and len(args) == 1 and args[0][0] == "width":
             # "eval-70b … Its next and last GCP width is 2x": the last width of the
-            # named intent's walk
-            named = self.intents_in_view()
-            if len(named) == 1:
-                args = (*args, named.pop())
+            # named intent's walk; "for every 7b intent the walk ends at 1×": of
+            # intents that all end at the same width
+            named = self.intents_in_view() or self.intent_group()
+            if len({self.facts.config.intents[i].min_width for i in named}) == 1:
+                args = (*args, min(named))
         if kind == "first" and len(args) == 1 and args[0][0] in ("family", "width"):
             # "Expected first rung: a2-ultragpu-1g on SPOT" under a 1-GPU job: first
             # at the width that job asks for, not on the whole ladder

@@ -1184,9 +1184,10 @@ class OrderReading(ReaderBase):
         written = self.text(target.start, target.end) + self.text(target.end, target.end + 12)
         # ("SPOT as the last GCP option at that width", "the last GCP rungs are the
         # single-GPU ones"; "the SLURM lanes" names the backend itself)
-        # ("spot = last gcp pick at that width": one of its picks)
+        # ("spot = last gcp pick at that width", "spot is the last GCP try": one of its picks)
         if re.search(r"\b(?:(?:lane|partition|queue|pod)\b(?!s)|(?:rung|width|machine|"
-                     r"node|option|choice|attempt|shape|box|pick|step|stop)(?:e?s)?\b)",
+                     r"node|option|choice|attempt|shape|box|pick|step|stop)(?:e?s)?\b|"
+                     r"tr(?:y|ies)\b)",
                      written, re.I):
             return True
         # "spot capacity is the last GCP model tried there": one of its provisioning
