@@ -422,7 +422,16 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                                           reader.list_lead[:lead.end()], re.I))
             props.append(Prop("parallel", claimed, lead_negated, launcher.start,
                               launcher.end, "parallel work"))
-    props += _busy_count(reader, unit)
+    busy = _busy_count(reader, unit)
+    counted = [p.args[0] for p in busy if len(p.args) == 3 and _counted_by_critic(p)]
+    if counted:
+        # "`torchrun` without `--nproc_per_node`: one process": the count the text
+        # gives that whole launch is its claim, not a claim about its launcher
+        spans = [(s.start + m.start(), s.start + m.end()) for launch in counted
+                 for m in re.finditer(re.escape(launch), reader.unit_text[s.start:s.end])]
+        props = [p for p in props if p.kind != "parallel" or
+                 not any(lo <= p.start < hi for lo, hi in spans)]
+    props += busy
     props += _phase_case(reader)
     if not props:
         props += _launch_case(reader, unit)
@@ -845,7 +854,13 @@ _BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s
                    rf"(?<![\w-]){_COUNT}\s+busy\s+gpus?\b|"
                    # "the launch fills all four GPUs"
                    rf"\b(?:fills?|filling|occupies|uses)\s+(?:all\s+)?{_COUNT}\s+(?:of\s+the\s+)?"
-                   r"gpus?\b", re.I)
+                   r"gpus?\b|"
+                   # "`torchrun train.py`: one process", "spawns 4 processes" (not
+                   # "one process per GPU": that counts the GPUs)
+                   rf"(?:^|[:—–]\s*(?:[^,.;:`]{{1,20}},\s*)?|"
+                   r"\b(?:runs?|starts?|spawns?|launch(?:es)?|is)\s+"
+                   rf"(?:only\s+|just\s+)?)(one|a\s+single|{_COUNT[1:-1]})\s+(?:worker\s+)?"
+                   r"process(?:es)?\b(?!\s+(?:per|for\s+each|each|on\s+each)\b)", re.I)
 
 
 def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
@@ -869,6 +884,15 @@ def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
     return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
 
 
+def _counted_by_critic(busy: Prop) -> bool:
+    """Whether the critic's launch reader gives the whole launch of a `busy`
+    proposition a count (so the proposition is judged, not left undecided)."""
+    from critics.launch import analyze
+
+    launch = analyze(busy.args[0], busy.args[2])
+    return launch.gpus is not None and not launch.unreadable
+
+
 def _launches_in(unit: Unit, text: str) -> list[str]:
     """The unit's code spans that are whole launches and are written in `text`."""
     return [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
@@ -879,8 +903,8 @@ def _busy_number(busy: re.Match[str] | None) -> tuple[int, int] | None:
     """The group of a `_BUSY` match that holds its count, and the count."""
     if busy is None:
         return None
-    group = next(i for i in range(1, 5) if busy.group(i))
-    word = busy.group(group).lower()
+    group = next(i for i in range(1, busy.re.groups + 1) if busy.group(i))
+    word = " ".join(busy.group(group).lower().split())
     count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
     return None if count is None else (group, count)
 
@@ -900,12 +924,21 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     at, end = reader.s.start + busy.start(group), reader.s.start + busy.end(group)
     if raw[:busy.start(group)].lower().endswith("all "):
         at -= 4  # ("fills all four GPUs" is mended to "fills 1 GPU")
-    negated = reader.negated_before(at, since=reader.s.start + raw.index(spans[0]) +
-                                    len(spans[0]))
+    if group == busy.re.groups:  # a count of processes
+        if _MAY_RUN.search(raw, 0, busy.start()):
+            return []  # "(it can silently run one process)": what it may do
+        # "not parallel work: one process": the count itself is not denied
+        negated = bool(re.search(r"\b(?:not|never)\s+(?:just\s+|only\s+)?$",
+                                 raw[:busy.start(group)], re.I))
+    else:
+        negated = reader.negated_before(at, since=reader.s.start + raw.index(spans[0]) +
+                                        len(spans[0]))
     return [Prop("busy", (spans[0], count, int(width.group(1)) if width else None), negated,
                  at, end, "parallel work", ((at, end, ""),))]
 
 
+# a modal before a count of processes: "it can silently run one process"
+_MAY_RUN = re.compile(r"\b(?:can|could|may|might)\s+(?:\w+\s+){0,2}$", re.I)
 _MAPS_TO = re.compile(r"\s*(?:→|->|=>|:)\s*(\d{1,2})\b(?!\s*(?:h\b|hours?|gpu[- ]?h|%|x\b|×))",
                       re.I)
 
@@ -1007,8 +1040,8 @@ _EITHER_CONDITION = re.compile(
 _EITHER_FAILS = re.compile(r"\b(?:either|any|one)\s+(?:of\s+the\s+)?(?:conditions?|one|"
                            r"of\s+them)\s+(?:fails|is\s+(?:missing|not\s+met|false)|does\s*n[o'’]t\s+hold)",
                            re.I)
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10,
-                 "sixteen": 16}
+_NUMBER_WORDS = {"one": 1, "a single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                 "eight": 8, "ten": 10, "sixteen": 16}
 # a threshold written as exclusive: the amount it names is let through
 _STRICTLY_ABOVE = re.compile(
     r"(?:\bstrictly\s+(?:above|over|greater\s+than|more\s+than)|"
@@ -1121,7 +1154,7 @@ def _verdict_set(reader: Reader) -> list[Prop]:
     counted = _VERDICT_COUNT.search(s.text)
     if counted:
         word = counted["n"].lower()
-        n = int(word) if word.isdigit() else _NUMBER_WORDS.get(word, {"one": 1}.get(word, 0))
+        n = int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 0)
         at = s.start + counted.start("n")
         return [Prop("verdict-set", (n,), reader.negated_before(at), at,
                      s.start + counted.end("n"), "critic verdict")]

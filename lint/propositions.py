@@ -156,7 +156,7 @@ _DESCRIBE = {
     "narrow-at": lambda p: (f"a phase of {'under ' if p.args[1:] else ''}{p.args[0]:g} "
                            "GPU-hours is needlessly narrow"),
     "parallel": lambda p: f"{p.args[-1]} is parallel work",  # as written, else its class
-    "busy": lambda p: f"{p.args[0]} keeps {p.args[1]} GPUs busy",
+    "busy": lambda p: f"{p.args[0]} keeps {p.args[1]} GPU{'s' if p.args[1] != 1 else ''} busy",
     "launch-verdict": lambda p: (f"{p.args[4]} fires on `{p.args[1]}` at width {p.args[0]}"
                                  if p.args[4] else f"the critic answers {p.args[3]} for "
                                  f"`{p.args[1]}` at width {p.args[0]}"),

@@ -1962,6 +1962,15 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "(size 2 or more) is fine: 0.5 GPU-hours over 600 prefixes is APPROVEd.", False),
     ("The widen threshold is 1.0 GPU-hour. Below it, a width-1 phase with a shardable axis "
      "(size 2 or more) is fine: 1.5 GPU-hours over 600 prefixes is APPROVEd.", True),
+    # a count of processes given a whole launch is the critic's count of it
+    ("- `CUDA_VISIBLE_DEVICES=0,1,2,3 python train.py`: one process, however many GPUs "
+     "it can see.", False),
+    ("- `CUDA_VISIBLE_DEVICES=0,1,2,3 python train.py`: four processes.", True),
+    ("- `torchrun` without `--nproc_per_node`: one process, so always set it.", False),
+    ("- `torchrun --nproc_per_node 4 train.py` spawns 4 processes.", False),
+    ("- `torchrun --nproc_per_node 4 train.py`: one process.", True),
+    ("- `torchrun --nproc_per_node 4 train.py`: one process per GPU.", False),
+    ("| `python gen.py --device_map auto` | not parallel work: one process |", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
