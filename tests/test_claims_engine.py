@@ -3219,6 +3219,17 @@ STRUCTURED = [
     # "every 7b intent": the intents named by a part of their names
     ("For every 7b intent the last GCP width is 1×.", []),
     ("For every 7b intent the last GCP width is 2×.", [1]),
+    # ", so only the 8-GPU width is short": that width's class, not the last length's
+    ("`eval-70b` at 8 GPUs for 2 h: lengths are 2 h, 4 h and 8 h, so only the 8-GPU width "
+     "is short.", []),
+    ("A job of exactly 4 h counts as short.", [1]),
+    # the width the rungs after GCP ask for, said of the intent named with it
+    ("SLURM jobs are submitted at the intent's minimum width: one GPU for the 7b intents, "
+     "two for `eval-70b`.", []),
+    ("The SLURM and RunPod rungs ask for the minimum width, so eval-70b asks for 2 GPUs "
+     "there and lora-7b asks for 1.", []),
+    ("The SLURM and RunPod rungs ask for the minimum width, so eval-70b asks for 1 GPU "
+     "there.", [1]),
 ]
 
 

@@ -99,6 +99,16 @@ _BYPASS = re.compile(r"\b(?:not\s+(?:going|go)\s+through|bypass(?:es|ing)?|outsi
                      r"(?:(?:backend[- ])?router|dispatch|ladder)\b", re.I)
 
 
+def group_of_intents(text: str, intents: tuple[str, ...]) -> set[str]:
+    """The intents `text` names as a group by a part of their names ("the 7b
+    intents": every intent whose name has the part "7b")."""
+    found: set[str] = set()
+    for m in _INTENT_GROUP.finditer(text):
+        part = m.group(1).lower()
+        found |= {name for name in intents if part in name.lower().split("-")}
+    return found
+
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -189,12 +199,7 @@ class ReaderBase:
     def intent_group(self) -> set[str]:
         """The intents the sentence names as a group by a part of their names:
         "the 7b intents", "every 7b intent", "all eval intents"."""
-        found: set[str] = set()
-        for m in _INTENT_GROUP.finditer(self.s.text):
-            part = m.group(1).lower()
-            found |= {name for name in self.facts.intents
-                      if part in name.lower().split("-")}
-        return found
+        return group_of_intents(self.s.text, self.facts.intents)
 
     def kinds(self, kind: str) -> list[Token]:
         return [t for t in self.tokens if t.kind == kind]

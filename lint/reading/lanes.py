@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from lint.reading.base import ReaderBase
+from lint.reading.base import ReaderBase, group_of_intents
 from lint.reading.sentence import TermTok
 
 # "partition `gpu`", "--partition=gpu", "-p gpu", "(partition: gpu)"
@@ -272,9 +272,31 @@ class LaneReading(ReaderBase):
             if width is None or re.match(r"\s*(?:gpus?\s+)?(?:per|each|a)\b",
                                          self.unit_text[width.end:width.end + 12], re.I):
                 continue
-            self.add("tail-width", (intent, self._term_width(width)), width.start, width.end,
-                     self.negated_before(width.start), topic="width after GCP")
+            # the intent named right after the width, else the nearest before it
+            # ("so eval-70b asks for 2 GPUs there and lora-7b asks for 1")
+            before = [t.value for t in intents if t.end <= width.start]
+            named = self._intents_after(width.end) or (before[-1] if before else None)
+            if named is None and len({t.value for t in intents}) > 1:
+                continue  # "one GPU …, two for eval-70b": whose width is not said
+            self.add("tail-width", (named or intent, self._term_width(width)), width.start,
+                     width.end, self.negated_before(width.start), topic="width after GCP")
             return
+
+    def _intents_after(self, position: int) -> str | None:
+        """The intent a width is said of right after it, up to the clause's end:
+        "one GPU for `eval-70b`", "one GPU for the 7b intents" (a group whose
+        members share a minimum width stands for any of them)."""
+        m = re.match(r"\s*(?:gpus?\s+)?for\s+([^,;:.]*)", self.unit_text[position:self.s.end],
+                     re.I)
+        if m is None:
+            return None
+        segment = m.group(1)
+        lo, hi = position + m.start(1), position + m.end(1)
+        named = {t.value for t in self.tokens if t.kind == "intent" and lo <= t.start < hi}
+        if not named:
+            named = group_of_intents(segment, self.facts.intents)
+        widths = {self.facts.config.intents[i].min_width for i in named}
+        return min(named) if len(widths) == 1 else None
 
 
     # -- one lane's partition, widest allocation and wait ------------------------------------

@@ -248,6 +248,9 @@ _GETS_NO = re.compile(r"^[^?;]*?\b(?:(?:gets?|has|have|receives?|sees?)\s+no|(?:
                       r"receive|see)(?:\s+(?:an?|any|the))?)\s+(?:[\w-]+\s+)?$", re.I)
 
 
+# a clause that draws a conclusion from the one before: ", so the 8-GPU width is short"
+_SO_CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?(?:so|hence|therefore|which\s+means)\b", re.I)
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -634,7 +637,12 @@ class LengthReading(ReaderBase):
                 if near_word:
                     self.add("threshold", (d.value,), d.start, d.end, negated,
                              topic="length threshold", fix=fix)
-                elif cls.start > d.start:  # "a job of exactly 4 h counts as short"
+                elif cls.start > d.start and not (_SO_CLAUSE.search(self.text(d.end, cls.start))
+                                                  and any(t.term[0] == "width" and
+                                                          d.end <= t.start < cls.start
+                                                          for t in self.terms)):
+                    # "a job of exactly 4 h counts as short" (not "lengths are 2 h, 4 h
+                    # and 8 h, so only the 8-GPU width is short": that width's class)
                     self.add("subset", ("at", d.value, cls.kind), d.start, d.end, negated,
                              topic="length threshold")
                 continue
