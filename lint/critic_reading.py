@@ -19,6 +19,7 @@ _THRESHOLD_CUE = re.compile(r"at\s+least|>=|≥|\bfrom\b|\bor\s+more\b|\bthresho
                             r"\bunder\b|\bbelow\b|\bmore\s+than\b|\bover\b|\band\s+up\b", re.I)
 _FLAG_SET = re.compile(r"\b(?:lower|rais|set|pass|chang|us|bump|drop)\w*\s+(?:it\s+|the\s+flag\s+)?"
                        r"(?:to\s+|with\s+)?[`*_]*--widen[-_]threshold[\s=]+\d", re.I)
+_THRESHOLD_FLAG = re.compile(r"--widen[-_]threshold[\s=]+(\d+(?:\.\d+)?)\b", re.I)
 _SPREAD = re.compile(r"\s+(?:\d|the\s+(?:\w+\s+)?(?:prompts|shards|items|files|rows|samples))")
 # cues that name the threshold only before the amount ("widen phases above 5 GPU-hours";
 # not "2 GPU-hours, well above the 1.0 threshold")
@@ -217,7 +218,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         or _CUE_INSIDE.search(reader.unit_text[t.start:t.end])]
     if len(amounts) > 1:
         amounts = cued
-    if _case_line(reader.unit_text[s.start:s.end]) is not None or _FLAG_SET.search(s.text):
+    if _case_line(reader.unit_text[s.start:s.end]) is not None or _FLAG_SET.search(s.text) or \
+            _other_threshold_set(s.text):
         # "width 1, `gpu_hours: 6`, axis of size 1 is APPROVE": a case, judged whole
         # (see _phase_case); "Lowering it to `--widen-threshold 0.5` turns a 0.5
         # GPU-hour phase …": amounts under another threshold than the default
@@ -882,6 +884,19 @@ def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
     at, end = s.start + busy.start(group), s.start + busy.end(group)
     negated = reader.negated_before(at, since=s.start + flags[-1].end())
     return [Prop("busy", (command, count), negated, at, end, "parallel work", ((at, end, ""),))]
+
+
+def _other_threshold_set(text: str) -> bool:
+    """Whether a command in the sentence sets the widening threshold to another
+    value than the critic's default ("`efficiency-critic --widen-threshold 2
+    plans/` asks phases to widen only from 2 GPU-hours up"): its amounts are
+    under that threshold."""
+    if "threshold" not in text.lower():
+        return False
+    from critics.rules import DEFAULT_WIDEN_THRESHOLD
+
+    return any(float(m.group(1)) != DEFAULT_WIDEN_THRESHOLD
+               for m in _THRESHOLD_FLAG.finditer(text))
 
 
 def _counted_by_critic(busy: Prop) -> bool:

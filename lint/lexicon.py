@@ -543,9 +543,10 @@ class Lexicon:
             _Kind("gpuhours", [(lambda s: _first_number(s, data), [
                 rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
                 r"h(?:ours?|rs?)?"]),
-                # "half a GPU-hour", "a quarter of a GPU hour"
+                # "half a GPU-hour", "a quarter of a GPU hour", "three quarters of a GPU-hour"
                 (0.5, [r"half\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
-                (0.25, [r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
+                (0.25, [r"(?:a\s+|one[- ])?quarter\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
+                (0.75, [r"three[- ]quarters?\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),
                 # a config-like key read as words: "widening threshold gpu hours: 0.5"
                 (lambda s: float(re.findall(_NUMBER, s)[-1]), [
                     # ("| GPU-hours | ≥ 0.5 |" in a table, "gpu_hours is at least 2.0")

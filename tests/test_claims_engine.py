@@ -1971,6 +1971,15 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("- `torchrun --nproc_per_node 4 train.py`: one process.", True),
     ("- `torchrun --nproc_per_node 4 train.py`: one process per GPU.", False),
     ("| `python gen.py --device_map auto` | not parallel work: one process |", False),
+    # "three quarters of a GPU-hour" is 0.75
+    ("Three quarters of a GPU-hour is under the 1.0 threshold, so running it narrow is "
+     "fine.", False),
+    ("Three quarters of a GPU-hour is over the 1.0 threshold, so running it narrow is "
+     "REVISEd as needlessly-narrow.", True),
+    # amounts under a threshold a command sets are not the default's
+    ("`efficiency-critic --widen-threshold 2 plans/` asks width-1 phases to widen only "
+     "from 2 GPU-hours up.", False),
+    ("By default the critic asks width-1 phases to widen only from 2 GPU-hours up.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
