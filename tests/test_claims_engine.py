@@ -3239,6 +3239,10 @@ STRUCTURED = [
      "there and lora-7b asks for 1.", []),
     ("The SLURM and RunPod rungs ask for the minimum width, so eval-70b asks for 1 GPU "
      "there.", [1]),
+    # a spelled count after "stop at"
+    ("`capture-7b` and `eval-7b` go down to a single GPU; `eval-70b` stops at two.", []),
+    ("`capture-7b` and `eval-7b` go down to a single GPU; `lora-7b` and `eval-70b` stop at "
+     "two.", [1]),
 ]
 
 

@@ -299,6 +299,16 @@ class WidthReading(ReaderBase):
                     self.add("min-width", (it.value, int(bare.group(1))), at, at + 1,
                              self.negated_before(at), topic="minimum width",
                              fix=((at, at + 1, ""),))
+                elif (word := _BARE_AFTER_CUE.match(text, cue.end())) and \
+                        word.group(1).lower() in self.lexicon.width_numbers:
+                    # "eval-70b stops at two", "lora-7b and eval-70b stop at two": a
+                    # spelled count right after the cue
+                    at, end = self.s.start + word.start(1), self.s.start + word.end(1)
+                    self.add("min-width", (it.value,
+                                           self.lexicon.width_numbers[word.group(1).lower()]),
+                             at, end, self.negated_before(at), topic="minimum width",
+                             fix=((at, end, ""),) if self._one_floor(intents) else ())
+                    continue
                 return
             if cue and it.start > self.s.start + cue.end() and _EXAMPLE_AFTER.search(
                     self.text(self.s.start + cue.end(), it.start)):
@@ -331,10 +341,12 @@ class WidthReading(ReaderBase):
                         not re.search(r"\b(?:min(?:imum)?|floor|at\s+least)\b", text, re.I):
                     # "never degrades below 2×": the minimum is 2
                     self.add("min-width", (it.value, width), w.start, w.end, False,
-                             topic="minimum width", fix=(self._number_span(w),))
+                             topic="minimum width", fix=(self._number_span(w),)
+                             if self._one_floor(intents) else ())
                 else:
                     self.add("min-width", (it.value, width), w.start, w.end, negated,
-                             topic="minimum width", fix=(self._number_span(w),))
+                             topic="minimum width", fix=(self._number_span(w),)
+                             if self._one_floor(intents) else ())
             elif (reach := REACH_CUE.search(text)) and (
                     intents is named or self.s.start + reach.start() > it.start):
                 # a quantifier comes before its verb: "every intent can run at 1×",
@@ -378,6 +390,12 @@ class WidthReading(ReaderBase):
         m = re.search(r"\d+|\b(?:" + "|".join(_WORDS) + r")\b", self.unit_text[w.start:w.end],
                       re.I)
         return (w.start + m.start(), w.start + m.end(), "") if m else (w.start, w.end, "")
+
+    def _one_floor(self, intents: list[Token]) -> bool:
+        """Whether the intents one width is said of share a minimum width: only then
+        does writing that width mend the sentence ("lora-7b and eval-70b stop at
+        two" has no one right number)."""
+        return len({self.facts.config.intents[t.value].min_width for t in intents}) <= 1
 
     def _width_for_other(self, w: TermTok, it: Token) -> bool:
         m = re.match(r"[\s`*_]*(?:gpus?\s+)?for\s+(?:the\s+|an?\s+)?`?([\w.-]+)",
