@@ -3239,6 +3239,11 @@ STRUCTURED = [
      "there and lora-7b asks for 1.", []),
     ("The SLURM and RunPod rungs ask for the minimum width, so eval-70b asks for 1 GPU "
      "there.", [1]),
+    # a length said to stay the same at every width
+    ("When the router falls back to a narrower width it reuses that same hours figure, so a "
+     "2 h request is a 2 h (short, spot-first) job at every width it tries.", [1]),
+    ("When the router falls back to a narrower width it never reuses the same hours figure: "
+     "a 2 h request at 8 GPUs runs 8 h on two.", []),
     # a spelled count after "stop at"
     ("`capture-7b` and `eval-7b` go down to a single GPU; `eval-70b` stops at two.", []),
     ("`capture-7b` and `eval-7b` go down to a single GPU; `lora-7b` and `eval-70b` stop at "

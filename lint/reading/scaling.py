@@ -36,14 +36,19 @@ _LENGTH_SAME = re.compile(rf"{_LENGTH}[^.;:]{{0,30}}?\b(?:stays?|remains?|is|kee
                           r"identical)\b", re.I)
 # "the router keeps your wall-clock and runs the job on fewer GPUs", "keeps the
 # same hours"
-_KEEPS_LENGTH = re.compile(r"\b(?P<neg>(?:does\s+not|doesn['’]t|never)\s+keeps?|keeps?)\s+"
-                           r"(?:your|the|its|a\s+job['’]s|the\s+job['’]s)\s+(?:same\s+)?"
+# ("it reuses that same hours figure")
+_KEEPS_LENGTH = re.compile(r"\b(?P<neg>(?:does\s+not|doesn['’]t|never)\s+(?:keeps?|reuses?)|"
+                           r"keeps?|reuses?)\s+"
+                           r"(?:your|the|its|that|a\s+job['’]s|the\s+job['’]s)\s+(?:same\s+)?"
                            r"(?:wall[- ]?clock(?:\s+time)?|run[- ]?time|duration|length|hours)\b"
                            r"(?!\s+(?:budget|limit|cap))", re.I)
 # "a 3 h job stays a 3 h job", "a 2 h job at 8× is a 2 h job at every width"
-_SAME_JOB = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*-?\s*h(?:ours?|rs?)?\s+(?:job|run|phase)\b"
+# ("a 2 h request is a 2 h (short, spot-first) job at every width it tries")
+_SAME_JOB = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*-?\s*h(?:ours?|rs?)?\s+"
+                       r"(?:job|run|phase|request|dispatch)\b"
                        r"[^.;:]{0,40}?\b(?:stays|remains|is\s+still|is)\s+(?P<neg>not\s+)?"
-                       r"an?\s+(?P=n)\s*-?\s*h(?:ours?|rs?)?\s+(?:job|run|phase)\b", re.I)
+                       r"an?\s+(?P=n)\s*-?\s*h(?:ours?|rs?)?\s+(?:\([^)]{0,40}\)\s+)?"
+                       r"(?:job|run|phase)\b", re.I)
 _CLASS = r"(?:length[- ]class|(?:the\s+|its\s+|a\s+job'?s\s+)?class(?:ification)?|" \
          r"short(?:\s*/\s*|\s+or\s+|\s+vs\.?\s+)long(?:\s+(?:call|label|decision|verdict))?|" \
          r"(?:the\s+)?(?:short|long)\s+label)"
