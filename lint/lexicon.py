@@ -391,12 +391,14 @@ def _mention_scan(kinds: list[_Kind]) -> re.Pattern[str] | None:
         alternation = gate if gate is not None and not gate.always else kind.alternation
         if alternation is None or alternation.always:
             return None
-        for _, literals, also in alternation.parts:
+        for _, literals, also in alternation.parts:  # (each has literals: none is `always`)
             # A branch that also needs a literal of its own is looked for by the
             # rarer of the two: "[x×]\d" by its digit, not by every "x" of the prose.
-            needed.update((max(also, key=_rarity),) if also and
-                          _rarity(max(also, key=_rarity)) > max(map(_rarity, literals or ()))
-                          else literals or ())
+            rarest = max(also, key=_rarity, default=None)
+            if rarest is not None and _rarity(rarest) > max(map(_rarity, literals)):
+                needed.add(rarest)
+            else:
+                needed.update(literals)
     return _literal_scan(needed)
 
 

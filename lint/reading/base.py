@@ -4,6 +4,7 @@ negation, conditions."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from lint.facts import Facts
 from lint.lexicon import Lexicon, Token
@@ -196,6 +197,12 @@ class ReaderBase:
                  if re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", before)}
         return named if len(named) == 1 else set()
 
+    def floor_stand_in(self, intents: Iterable[str]) -> str | None:
+        """One of `intents` standing for them all where they share a minimum width
+        (each walk ends at the same width), else None."""
+        named = set(intents)
+        return min(named) if len({self.facts.min_width(i) for i in named}) == 1 else None
+
     def intent_group(self) -> set[str]:
         """The intents the sentence names as a group by a part of their names:
         "the 7b intents", "every 7b intent", "all eval intents"."""
@@ -313,9 +320,9 @@ class ReaderBase:
             # "eval-70b … Its next and last GCP width is 2x": the last width of the
             # named intent's walk; "for every 7b intent the walk ends at 1×": of
             # intents that all end at the same width
-            named = self.intents_in_view() or self.intent_group()
-            if len({self.facts.config.intents[i].min_width for i in named}) == 1:
-                args = (*args, min(named))
+            stand_in = self.floor_stand_in(self.intents_in_view() or self.intent_group())
+            if stand_in:
+                args = (*args, stand_in)
         if kind == "first" and len(args) == 1 and args[0][0] in ("family", "width"):
             # "Expected first rung: a2-ultragpu-1g on SPOT" under a 1-GPU job: first
             # at the width that job asks for, not on the whole ladder

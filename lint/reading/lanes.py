@@ -293,10 +293,7 @@ class LaneReading(ReaderBase):
         segment = m.group(1)
         lo, hi = position + m.start(1), position + m.end(1)
         named = {t.value for t in self.tokens if t.kind == "intent" and lo <= t.start < hi}
-        if not named:
-            named = group_of_intents(segment, self.facts.intents)
-        widths = {self.facts.config.intents[i].min_width for i in named}
-        return min(named) if len(widths) == 1 else None
+        return self.floor_stand_in(named or group_of_intents(segment, self.facts.intents))
 
 
     # -- one lane's partition, widest allocation and wait ------------------------------------

@@ -251,6 +251,7 @@ _GETS_NO = re.compile(r"^[^?;]*?\b(?:(?:gets?|has|have|receives?|sees?)\s+no|(?:
 # a clause that draws a conclusion from the one before: ", so the 8-GPU width is short"
 _SO_CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?(?:so|hence|therefore|which\s+means)\b", re.I)
 
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 

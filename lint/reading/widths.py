@@ -281,6 +281,9 @@ class WidthReading(ReaderBase):
         if not widths and not cue:
             return
         all_widths = widths
+        # a width said of intents with different floors has no one right number to mend
+        # ("lora-7b and eval-70b stop at two")
+        mends = self.floor_stand_in(t.value for t in intents) is not None
         for it in intents:
             # "one GPU for the 7b intents and two for eval-70b": a width written
             # for something else is not this intent's
@@ -307,7 +310,7 @@ class WidthReading(ReaderBase):
                     self.add("min-width", (it.value,
                                            self.lexicon.width_numbers[word.group(1).lower()]),
                              at, end, self.negated_before(at), topic="minimum width",
-                             fix=((at, end, ""),) if self._one_floor(intents) else ())
+                             fix=((at, end, ""),) if mends else ())
                     continue
                 return
             if cue and it.start > self.s.start + cue.end() and _EXAMPLE_AFTER.search(
@@ -342,11 +345,11 @@ class WidthReading(ReaderBase):
                     # "never degrades below 2×": the minimum is 2
                     self.add("min-width", (it.value, width), w.start, w.end, False,
                              topic="minimum width", fix=(self._number_span(w),)
-                             if self._one_floor(intents) else ())
+                             if mends else ())
                 else:
                     self.add("min-width", (it.value, width), w.start, w.end, negated,
                              topic="minimum width", fix=(self._number_span(w),)
-                             if self._one_floor(intents) else ())
+                             if mends else ())
             elif (reach := REACH_CUE.search(text)) and (
                     intents is named or self.s.start + reach.start() > it.start):
                 # a quantifier comes before its verb: "every intent can run at 1×",
@@ -390,12 +393,6 @@ class WidthReading(ReaderBase):
         m = re.search(r"\d+|\b(?:" + "|".join(_WORDS) + r")\b", self.unit_text[w.start:w.end],
                       re.I)
         return (w.start + m.start(), w.start + m.end(), "") if m else (w.start, w.end, "")
-
-    def _one_floor(self, intents: list[Token]) -> bool:
-        """Whether the intents one width is said of share a minimum width: only then
-        does writing that width mend the sentence ("lora-7b and eval-70b stop at
-        two" has no one right number)."""
-        return len({self.facts.config.intents[t.value].min_width for t in intents}) <= 1
 
     def _width_for_other(self, w: TermTok, it: Token) -> bool:
         m = re.match(r"[\s`*_]*(?:gpus?\s+)?for\s+(?:the\s+|an?\s+)?`?([\w.-]+)",
