@@ -165,3 +165,24 @@ with Emulator(world) as emu:
     result = subprocess.run([sys.executable, "-c", code, ladder], capture_output=True,
                             text=True, timeout=120, env=env)
     assert result.stdout.strip().splitlines()[-1] == "CODE 0 False", result.stderr
+
+
+def test_emulator_queues_many_simultaneous_connections() -> None:
+    """Twenty dispatchers fanning out over zones connect at once. With
+    socketserver's default backlog of 5, the kernel would drop connections past
+    the sixth while the accept loop is busy, and a client with a short request
+    timeout would report the cloud as failing. Here the accept loop is not even
+    running: every connection must still complete its handshake."""
+    import socket
+
+    from router.emulator.server import Emulator
+    from router.emulator.state import Faults, World
+
+    emu = Emulator(World({"gce": {"zones": {}, "quotas": {}}}, Faults()))  # never started
+    try:
+        port = emu.server.server_address[1]
+        clients = [socket.create_connection(("127.0.0.1", port), timeout=0.5) for _ in range(60)]
+        for sock in clients:
+            sock.close()
+    finally:
+        emu.server.server_close()

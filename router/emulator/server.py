@@ -210,13 +210,21 @@ def make_handler(world: World | Holder) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5. Many dispatchers at once, each
+    # fanning out over every zone, overflow that; the kernel then drops their
+    # connections and the client retries a second later, which a short request
+    # timeout reports as the cloud failing.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class Emulator:
     """An emulator serving on 127.0.0.1 in a background thread (tests, benches)."""
 
     def __init__(self, world: World, port: int = 0) -> None:
         self.world = world
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", port), make_handler(world))
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
@@ -246,10 +254,9 @@ def serve(capacity_path: str, port: int, fault_overrides: dict[str, Any] | None 
         raise CapacityError(f"{flag}: {str(exc).split(': ', 1)[-1]}") from None
     world = World(data, faults)
     try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(world))
+        server = _Server(("127.0.0.1", port), make_handler(world))
     except (OverflowError, ValueError) as exc:  # bind() refuses a port outside 0..65535
         raise CapacityError(f"invalid port {port}: {exc}") from None
-    server.daemon_threads = True
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
