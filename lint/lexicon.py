@@ -236,9 +236,28 @@ def _required_literals(pattern: str) -> tuple[str, ...] | None:
 
 
 def _part(source: str, pattern: str) -> tuple[str, tuple[str, ...] | None, tuple[str, ...]]:
-    """An alternation's branch: its source, and the literals `pattern` needs."""
-    literals = _required_literals(pattern)
-    return source, literals, _also_required(pattern, literals)
+    """An alternation's branch: its source, and the literals `pattern` needs.
+    The analysis depends on the pattern text alone and costs some milliseconds
+    over a whole lexicon, so it is kept in the regex cache between runs."""
+    from lint import regex_cache
+
+    def analyse() -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+        literals = _required_literals(pattern)
+        return literals, _also_required(pattern, literals)
+
+    literals, also = regex_cache.remember(f"literals {pattern}", analyse, _is_analysis)
+    return source, literals, also
+
+
+def _is_strs(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(item, str) for item in value)
+
+
+def _is_analysis(value: object) -> bool:
+    """A stored `_part` analysis has its shape (the cache file is the
+    workspace's, but a damaged or foreign one must not break a gate)."""
+    return (isinstance(value, tuple) and len(value) == 2
+            and (value[0] is None or _is_strs(value[0])) and _is_strs(value[1]))
 
 
 def _holds_all(lowered: str, literals: tuple[str, ...]) -> bool:

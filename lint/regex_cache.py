@@ -30,7 +30,7 @@ import stat
 import sys
 import tempfile
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,8 @@ MAX_BYTES = 2 << 20
 _MAX_FILE_BYTES = 16 << 20
 _IGNORE_ALL = "# written by workflow-lint\n*\n"
 _MAGIC = b"WLRX"
+# The flags half of a remembered value's key: no compile passes a negative flag.
+_MEMO_FLAGS = -1
 _HEAD = len(_MAGIC) + 4
 
 
@@ -158,6 +160,23 @@ class _Store:
         self.added += 1
         return compiled
 
+    def remember(self, name: str, compute: Callable[[], Any], valid: Callable[[Any], bool]
+                 ) -> Any:
+        """`compute()`, stored under `name` beside the programs: a value derived
+        from pattern text alone (the lexicon's literal analysis), so a run that
+        compiles nothing new also analyses nothing new. A stored value that
+        `valid` rejects is computed afresh."""
+        key = (name, _MEMO_FLAGS)
+        entry = self.entries.get(key)
+        if entry is not None and len(entry) == 1 and valid(entry[0]):
+            self.used.add(key)
+            return entry[0]
+        value = compute()
+        self.entries[key] = self.fresh[key] = (value,)
+        self.used.add(key)
+        self.added += 1
+        return value
+
     def adopt(self, entries: dict[tuple[str, int], tuple[Any, ...]]) -> None:
         """Keep programs another process compiled, as if compiled here."""
         for key, entry in entries.items():
@@ -203,6 +222,14 @@ def take_fresh() -> dict[tuple[str, int], tuple[Any, ...]]:
         return {}
     fresh, _active.fresh = _active.fresh, {}
     return fresh
+
+
+def remember(name: str, compute: Callable[[], Any], valid: Callable[[Any], bool]) -> Any:
+    """`compute()`, kept in the active cache under `name` (see
+    `_Store.remember`); computed every time when no cache is active."""
+    if _active is None:
+        return compute()
+    return _active.remember(name, compute, valid)
 
 
 def adopt(entries: dict[tuple[str, int], tuple[Any, ...]]) -> None:

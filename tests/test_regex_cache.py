@@ -254,3 +254,56 @@ def test_what_pool_workers_compile_is_kept_for_the_next_run(tmp_path: Path) -> N
                            capture_output=True, text=True)
     assert (again.returncode, again.stderr, again.stdout) == \
         (first.returncode, "", first.stdout)
+
+
+def test_a_remembered_value_is_read_back_and_a_bad_one_recomputed(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def compute() -> tuple[str, ...]:
+        calls.append("computed")
+        return ("flex", "spot")
+
+    def valid(value: object) -> bool:
+        return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+
+    for _ in range(2):
+        with regex_cache.cached(tmp_path):
+            assert regex_cache.remember("literals x", compute, valid) == ("flex", "spot")
+    assert calls == ["computed"]  # the second run read it back
+    with regex_cache.cached(tmp_path):  # a stored value of the wrong shape
+        regex_cache._active.entries[("literals x", regex_cache._MEMO_FLAGS)] = ([1, 2],)
+        assert regex_cache.remember("literals x", compute, valid) == ("flex", "spot")
+    assert calls == ["computed", "computed"]
+    assert regex_cache.remember("literals x", compute, valid) == ("flex", "spot")  # no cache
+
+
+def test_the_lexicon_gates_are_the_same_read_from_the_cache(tmp_path: Path) -> None:
+    """The lexicon's literal analysis, kept in the cache, gives every
+    alternation the same gates as a fresh analysis, and a second run reads it
+    back rather than analysing again."""
+    import gc
+
+    from lint import lexicon
+    from router import config
+
+    def gates() -> list[tuple]:
+        lexicon._required_runs.cache_clear()
+        before = {id(o) for o in gc.get_objects() if isinstance(o, lexicon._Alternation)}
+        lex = lexicon.build(config.load())
+        found = [o.parts for o in gc.get_objects()
+                 if isinstance(o, lexicon._Alternation) and id(o) not in before]
+        del lex
+        return sorted(found)
+
+    fresh = gates()
+    with regex_cache.cached(tmp_path):
+        assert gates() == fresh
+    analysed: list[str] = []
+    real = lexicon._required_literals
+    lexicon._required_literals = lambda p: analysed.append(p) or real(p)  # type: ignore
+    try:
+        with regex_cache.cached(tmp_path):
+            assert gates() == fresh
+    finally:
+        lexicon._required_literals = real
+    assert len(fresh) > 20 and analysed == []
