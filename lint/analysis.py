@@ -708,6 +708,11 @@ class Engine:
             # "The flex-start cap used to be 7 days; it was cut to 24 hours": the
             # whole subject, so the cap stays a cap
             subject = phrase["np"]
+        elif named and (request := _WIDTH_REQUEST.match(previous.text)) and \
+                named[0].start < previous.start + request.end("np"):
+            # "A 4x lora-7b request degrades 4x → 2x → 1x. It is not retried at 8x":
+            # the request, width and all, not its intent alone
+            subject = f"the {request['np']}"
         elif named:
             subject = unit.text[named[0].start:named[0].end]
         elif request := _WIDTH_REQUEST.search(previous.text):
@@ -1616,7 +1621,7 @@ _VERB_FIRST = re.compile(r"\s*(?:then\s+)?(?:waits?|takes?|holds?|allows?|asks?|
                          r"gets?|uses?|leads?|starts?|caps?|accepts?|queues?|is|are|has|have)\b")
 # "a width-4 request", "an 8× job": a request named by its width
 _WIDTH_REQUEST = re.compile(r"\b(?:an?|the)\s+(?P<np>(?:width[- ]\d+|\d+\s*[×x]|\d+[- ]gpu)\s+"
-                            r"(?:request|job|phase|run)s?)\b", re.I)
+                            r"(?:[\w.-]+\s+)?(?:request|job|phase|run)s?)\b", re.I)
 _LEADING_CONDITION = re.compile(
     r"^\W*(?:a:\s*)?(?:only\s+|not\s+until\s+)?(?:after|once|when|if|until|unless)\b"
     r"[^,;:]*$", re.I)

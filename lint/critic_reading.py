@@ -166,9 +166,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if any(t.kind == "gpuhours" and re.search(
                     r"\b(?:below|under|less\s+than|fewer\s+than)\s+(?:the\s+)?$",
                     reader.unit_text[max(s.start, t.start - 18):t.start], re.I)
-                   for t in s.tokens):
-                # "Below 1.0 GPU-hour a narrow phase is fine": the case below the
-                # threshold, which the threshold reading checks
+                   for t in s.tokens) or _BELOW_THE_THRESHOLD.search(
+                    reader.text(min(rule.end, cue.end), max(rule.start, cue.start))):
+                # "Below 1.0 GPU-hour a narrow phase is fine", "needlessly-narrow: below
+                # threshold: narrow is fine": the case below the threshold, which the
+                # threshold reading checks
                 continue
             negated = reader.negated_before(cue.start, since=since)
             if negated and _ONE_PHASE.match(s.text):
@@ -389,6 +391,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             if cue < launcher.start and _BUT_NOT.search(reader.unit_text, cue,
                                                         launcher.start):
                 negated = True  # "Two things that look parallel but are not: X, and Y"
+            if cue > launcher.end and _LOOKS.search(reader.text(launcher.end, cue)) and \
+                    _BUT_ISNT.match(reader.unit_text, cue):
+                negated = True  # "device_map=auto looks parallel but isn't"
             if cue > launcher.end and _COUNT_AS.search(reader.text(s.start, launcher.start)):
                 # "NEVER count GNU parallel as parallel work", "Don't treat X as …"
                 negated = negated != bool(_NEGATED_VERB.search(
@@ -513,6 +518,10 @@ _EVEN_WITHOUT = re.compile(r"\b(?:even|also|still)\s+without\b[^.;]*$", re.I)
 _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fine|"
                        r"let\s+through|waved\s+through|an?\s+approve|left\s+alone|"
                        r"not\s+flagged|ignored)\b|\bpasses\b|"
+                       # "… may stay at width 1", "… stays narrow"
+                       r"\b(?:(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to|gets?\s+to)\s+"
+                       r"(?:\w+\s+)?stay|stays)\s+(?:narrow|at\s+(?:width[- ]1|one\s+gpu|"
+                       r"1\s*(?:gpu|×|x)))\b|"
                        # the verdict's own word: "… gets APPROVE", "… w/ an axis → APPROVE"
                        r"(?:\bgets?\s+|(?:→|->|=>)\s*)[`*_]*(?-i:APPROVE)\b|"
                        # "… 0.9 GPU-hours → fine, leave it narrow": an arrow to the verdict
@@ -627,9 +636,10 @@ _VERDICT_FIRST = re.compile(r"[\s*_`>#-]*(?:[^\n—–`]{1,30}?(?:—|–|:)\s+)
 _PHASE_AFTER = re.compile(r"[sS]?[*_`]*\s+(?:a|an|any|every|each|the)\s+(?:[\w-]+\s+){0,3}?"
                           r"(?:phases?|plans?|launch(?:es)?)\b", re.I)
 # "at width 1", "even at width 1", "width 1 included": the width a verdict is given at
-_WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+)?|"
-                          r"even\s+)?(?:an?\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*\d{1,2}\s+"
-                          r"(?:included|too|as\s+well)\b", re.I)
+_WIDTH_SCOPE = re.compile(r"\b(?:at|on|for|in)\s+(?:(?:every|any|each)\s+width,?\s+(?:even\s+|"
+                          r"including\s+)?|even\s+)?(?:an?\s+)?width[\s:=-]*\d{1,2}\b|\bwidth[\s:=-]*"
+                          r"\d{1,2}\s+(?:included|too|as\s+well)\b|"
+                          r"\b(?:including|even)\s+(?:at\s+)?width[\s:=-]*\d{1,2}\b", re.I)
 _ANY_WIDTH = re.compile(r"\b(?:at|on|for)\s+(?:any|every|each|all)\s+widths?\b|\bwhatever\s+the\s+"
                         r"width\b|\bregardless\s+of\s+(?:the\s+)?width\b", re.I)
 _LAUNCH_KEY = re.compile(r"^\s*launch\s*:\s*", re.I)
@@ -1026,6 +1036,13 @@ _BELOW_IT = re.compile(r"\b(?:below|under|less\s+than)\s+(?:it|that|the\s+(?:thr
                        r"approved)\b", re.I)
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b[^,;.:]*$", re.I)
 _OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)
+_BELOW_THE_THRESHOLD = re.compile(r"\b(?:below|under|beneath|less\s+than)[\s_-]+(?:the\s+|its\s+)?"
+                                  r"(?:widen(?:ing)?[\s_-]+)?threshold\b", re.I)
+# "looks parallel but isn't": the appearance, then its denial
+_LOOKS = re.compile(r"\b(?:looks?|seems?|appears?|sounds?)\b(?:\s+like)?", re.I)
+_BUT_ISNT = re.compile(r"[\w-]*(?:\s+(?:work|enough))?\W{0,3}\s*but\s+(?:it\s+|they\s+)?"
+                       r"(?:is|are|does|do)\s*(?:not|n['’]t)\b|[\w-]*\W{0,3}\s*but\s+(?:it\s+)?"
+                       r"isn['’]t\b", re.I)
 _BUT_NOT = re.compile(r"\bbut\s+(?:\w+\s+){0,2}?(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 
 

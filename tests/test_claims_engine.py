@@ -1980,6 +1980,21 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("`efficiency-critic --widen-threshold 2 plans/` asks width-1 phases to widen only "
      "from 2 GPU-hours up.", False),
     ("By default the critic asks width-1 phases to widen only from 2 GPU-hours up.", True),
+    # "looks parallel but isn't"
+    ("`device_map=auto` looks parallel but isn't: it splits one model across the GPUs.",
+     False),
+    ("`xargs -P 8` looks parallel but isn't.", True),
+    # a verdict under "below threshold" is the case below it
+    ("```yaml\nneedlessly-narrow:\n  below_threshold: \"narrow is fine\"\n```", False),
+    ("```yaml\nneedlessly-narrow: \"narrow is fine\"\n```", True),
+    # "may stay at width 1" approves the amount
+    ("A phase of 0.5 GPU-hours may stay at width 1.", False),
+    ("A phase of exactly 1.0 GPU-hour may stay at width 1.", True),
+    # "including width 1" scopes the verdict
+    ("A launch that only calls a script (`bash run.sh`) is REVISE (unreadable-launch) at "
+     "width 2 and above.", False),
+    ("A launch that only calls a script (`bash run.sh`) is REVISE (unreadable-launch) at "
+     "every width, including width 1.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -3248,6 +3263,25 @@ STRUCTURED = [
     ("`capture-7b` and `eval-7b` go down to a single GPU; `eval-70b` stops at two.", []),
     ("`capture-7b` and `eval-7b` go down to a single GPU; `lora-7b` and `eval-70b` stop at "
      "two.", [1]),
+    # a negation between the model and its lead cue
+    ("SPOT is never first for a 6 h job.", []),
+    ("SPOT is first for a 6 h job.", [1]),
+    # "except" leaves out what follows it, and only that
+    ("H100 offers every provisioning model except on-demand.", []),
+    ("A100 offers every provisioning model except on-demand.", [1]),
+    ("All intents except `eval-70b` can run at width 1; `eval-70b` needs 2 GPUs.", []),
+    # "the only STANDARD rungs are A100 ones": STANDARD is A100's alone
+    ("The only STANDARD (regular VM) rungs in the ladder are A100 ones.", []),
+    ("Only A100 rungs are STANDARD.", []),
+    ("Only H100 rungs are STANDARD.", [1]),
+    # a wider width denied after a narrower request is the no-widening rule
+    ("A 4x lora-7b request degrades 4x → 2x → 1x. It is **not** retried at 8x.", []),
+    ("A 4x lora-7b request degrades 4x → 2x → 1x. It is then retried at 8x.", [1]),
+    # "8x for 3 h": the width, then the length the job runs for
+    ("8x for 3 h degraded to 2x is 12 h, so long, so FLEX_START leads at 2x.", []),
+    ("8x for 1 h becomes 4 h at 2x, so it is still short at 2x and SPOT leads there.", [1]),
+    ("Eight GPUs for 22 hours. If it degrades to one GPU it becomes a 176 h run, and the "
+     "router still leads that width with flex-start.", [1]),
 ]
 
 

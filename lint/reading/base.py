@@ -110,6 +110,11 @@ def group_of_intents(text: str, intents: tuple[str, ...]) -> set[str]:
     return found
 
 
+# what "except" leaves out: the name right after it ("everything except on-demand")
+# (the reading sits at that name, or at the end of its clause)
+_EXCEPTED = re.compile(r"\s*(?:for\s+)?(?:the\s+|an?\s+)?[`*_(]*(?:[\w./{}-]+[`*_)]*"
+                       r"(?:\s+[\w./{}-]+[`*_)]*)?\s*[.,;:!)]*\s*)?", re.I)
+
 class ReaderBase:
     """One sentence being read, with the unit text for spans, the lexicon and the
     facts; the proposition families are mixins on top of this."""
@@ -264,6 +269,10 @@ class ReaderBase:
                         # "no" is inside the subject; the predicate after it is not denied
                         continue
                 if word in ("without", "skip", "avoid") and t.start > floor + 40:
+                    continue
+                if word == "except" and not _EXCEPTED.fullmatch(self.unit_text, t.end, position):
+                    # "All of them except eval-70b can run at width 1": only what
+                    # follows "except" is left out, not the rest of the clause
                     continue
                 if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):
                     continue  # "without it, the first rung is 4×": a condition

@@ -252,6 +252,10 @@ _GETS_NO = re.compile(r"^[^?;]*?\b(?:(?:gets?|has|have|receives?|sees?)\s+no|(?:
 _SO_CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?(?:so|hence|therefore|which\s+means)\b", re.I)
 
 
+# "… and the router still leads that width with flex-start"
+_LEADS_THAT_WIDTH = re.compile(r"\blead(?:s|ing)?\s+(?:that|this|the|each|every)\s+width\s+"
+                               r"with\s+[`*_]*$", re.I)
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -769,12 +773,15 @@ class LengthReading(ReaderBase):
                 (m for m in models if m.start > firsts[0].start), models[0])
             name = model.term[1] if model.term[0] == "model" else model.term[1][2]
             if name:
+                # "SPOT is never first for a 6 h job": a negation between the model
+                # and the cue after it denies the lead as one before the model does
+                negated = self.negated_before(max(model.start, firsts[0].start))
                 self.add("lead-at", (relation, d.value, name), model.start, model.end,
-                         self.negated_before(model.start), topic="length-aware lead")
+                         negated, topic="length-aware lead")
                 if cmp and cmp[1] and relation != "of":
                     # "4 h or less lead with SPOT" also says what a 4 h job leads with
                     self.add("lead-at", ("of", d.value, name), model.start, model.end,
-                             self.negated_before(model.start), topic="length-aware lead")
+                             negated, topic="length-aware lead")
             return
 
     _next_job: tuple[list[Token], list[TermTok], list[Token]] | None = None
@@ -807,10 +814,14 @@ class LengthReading(ReaderBase):
                   self._term_width(t) is not None]
         # "Half a day on 8 GPUs becomes 96 h on one GPU", "18 h at 8× degraded to 1×":
         # a length written at a width is a job, outside a table row
-        at_width = "|" not in self.s.text and any(
+        at_width = "|" not in self.s.text and (any(
             re.fullmatch(r"\s+(?:(?:requested|asked\s+for|dispatched|submitted)\s+)?"
                          r"(?:at|on|across)\s+(?:an?\s+)?", self.text(d.end, w.start), re.I)
-            for d in durations[:1] for w in widths if w.start > d.end)
+            for d in durations[:1] for w in widths if w.start > d.end) or any(
+            # "8x for 3 h degraded to 2x is 12 h": the width, then the length it runs for
+            re.fullmatch(r"[`*_]*\s+(?:(?:requested|asked|run(?:ning)?|dispatched)\s+)?for\s+",
+                         self.text(w.end, d.start), re.I)
+            for d in durations[:1] for w in widths if w.end <= d.start))
         if not widths or not (at_width or re.search(
                 r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|work(?:loads?)?|tasks?|"
                 r"evals?|trainings?|sweeps?)\b", self.s.text, re.I)):
@@ -1168,7 +1179,8 @@ class LengthReading(ReaderBase):
             for j, m in enumerate(models):
                 if not (_LEAD_WORD.search(self.unit_text[m.start:min(stop, m.end + 12)] +
                                           self.unit_text[max(w.end, m.start - 12):m.start]) or
-                        _FIRST_RUNG_IS.search(self.unit_text[max(w.end, m.start - 40):m.start])):
+                        _FIRST_RUNG_IS.search(self.unit_text[max(w.end, m.start - 40):m.start]) or
+                        _LEADS_THAT_WIDTH.search(self.unit_text[max(w.end, m.start - 40):m.start])):
                     continue
                 if j and not _LEAD_WORD.search(self.unit_text[m.end:min(stop, m.end + 12)]) and \
                         re.match(r"[\s`*_]*(?:leads?|leading|goes\s+first|is\s+first)\s*(?:,|;|"

@@ -23,7 +23,11 @@ _ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|an?\s+)?\W{0,2}$", re.I)
 _HAS_AFTER = re.compile(r"^\W{0,2}\s*(?:family|families|machines?|rungs?|nodes?|shapes?|"
                         r"types?)?\s*(?:also\s+)?(?:has|have|offers?|gets?|allows?|supports?|adds?|"
                         r"can\s+(?:also\s+)?(?:use|run\s+on|be|fall\s+back\s+to|get)|"
-                        r"is\s+allowed|are\s+allowed)\b", re.I)
+                        r"is\s+allowed|are\s+allowed)\b|"
+                        # "Only A100 rungs are STANDARD": the model right after the verb
+                        r"^\W{0,2}\s*(?:(?:family|families|machines?|rungs?|nodes?|shapes?|"
+                        r"types?|ones?|vms?)\s+)?(?:is|are)(?:\s+(?:ever|tried|used|offered|requested|launched|"
+                        r"run|available))?(?:\s+(?:at|as|with|on|in))?\s*[`*_]*$", re.I)
 _THE_ONLY_AFTER = re.compile(r"^[^.;]{0,40}?\b(?:is|are)\s+the\s+only\s+(?:place|family|"
                              r"one|shape|rung|machine\s+type|kind|option)s?\b", re.I)
 
@@ -33,7 +37,8 @@ _THE_ONLY_BEFORE = re.compile(r"\bthe\s+only\s+\W{0,2}$", re.I)
 _LIVES_ON = re.compile(r"\W{0,2}\s*(?:(?:[\w-]+\s+){0,2}?"  # "(on-demand) GCP rungs are"
                        r"(?:rungs?|machines?|vms?|capacity|options?|shapes?|gpus?))?"
                        # "… rung at any width is the A100 one", "… rungs on GCP are A100 rungs"
-                       r"(?:\s*(?:at|on|in|for)\s+(?:(?:any|every|each|all|one)\s+)?[\w-]+)?\s*"
+                       r"(?:\s*(?:at|on|in|for)\s+(?:(?:any|every|each|all|one|an?|the|this|"
+                       r"our)\s+)?[\w-]+)?\s*"
                        # "the only on-demand GPUs the router ever asks GCP for are A100s"
                        r"(?:(?:that|which)\s+)?(?:the\s+router\s+[^,;.]{0,40}?\s+)?"
                        r"(?:are|is|live|lives|sit|sits|exist|exists|appear|appears)\s+"

@@ -142,6 +142,10 @@ _RUNGS_ARE = re.compile(r"[\s`*_]*(?:gpu\s+)?(?:rungs?|machines?|boxes|shapes?|v
 _ONLY_AFTER = re.compile(r"[`*_]*(?:[- ]only\b|\s+alone\b)", re.I)
 
 
+# what makes a width a request: "4× request", "4x lora-7b job", "4-GPU dispatch"
+_REQUEST_AFTER = re.compile(r"[`*_]*\s*(?:-?\s*gpus?\s+)?(?:[\w.-]+\s+)?(?:requests?|jobs?|"
+                            r"dispatch(?:es)?|runs?)\b", re.I)
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
@@ -375,8 +379,13 @@ class WidthReading(ReaderBase):
                     width = max((n for n in self.facts.widths if n < width), default=None)
                     if width is None:
                         continue
-                self.add("reach", (it.value, width), w.start, w.end,
-                         self.negated_before(w.start) != rejected, topic="minimum width")
+                negated = self.negated_before(w.start)
+                if negated and width and self._narrower_request(width, w.start):
+                    # "A 4x lora-7b request … is not retried at 8x": what is denied is
+                    # widening a request, not the intent's reaching 8× at all
+                    continue
+                self.add("reach", (it.value, width), w.start, w.end, negated != rejected,
+                         topic="minimum width")
             elif intents is named and _INTENT_CHAIN.match(self.text(it.end, self.s.end)):
                 # "The eval-70b chain is 8× → 4× → 2× → 1×": it reaches the last width
                 later = [t for t in widths if t.start > it.start]
@@ -386,6 +395,14 @@ class WidthReading(ReaderBase):
                              self.negated_before(w.start), topic="minimum width")
             if intents is named:
                 return  # one named intent per sentence; a quantifier names them all
+
+    def _narrower_request(self, width: int, before: int) -> bool:
+        """A request narrower than `width` named before `before`, in this
+        sentence or the one before it ("A 4× lora-7b request …")."""
+        earlier = [t for t in (*self.previous_terms, *self.terms)
+                   if t.term[0] == "width" and t.start < before and
+                   isinstance(t.term[1], int) and t.term[1] < width]
+        return any(_REQUEST_AFTER.match(self.unit_text, t.end) for t in earlier)
 
     def _number_span(self, w: TermTok) -> tuple[int, int, str]:
         """Where the number of a width term is ("width is 1" → "1"): the fix puts
@@ -513,8 +530,8 @@ class WidthReading(ReaderBase):
             return
         # the request: "a 4× request", "a job that asked for 4 GPUs", "if 2x is full"
         request = next((w for w in widths if re.match(
-            r"\s*(?:-?\s*gpu\s+)?(?:requests?|reqs?|jobs?|dispatch(?:es)?|phases?)\b",
-            self.unit_text[w.end:w.end + 20], re.I) or re.search(
+            r"\s*(?:-?\s*gpu\s+)?(?:[\w.-]+\s+)?(?:requests?|reqs?|jobs?|dispatch(?:es)?|"
+            r"phases?)\b", self.unit_text[w.end:w.end + 30], re.I) or re.search(
             r"\bask(?:s|ed|ing)?\s+for\s+(?:width\s+)?$",
             self.unit_text[max(self.s.start, w.start - 20):w.start], re.I) or re.match(
             r"[`*_]*\s+(?:(?:rungs?|boxes|machines?|shapes?)\s+)?(?:is|are)\s+(?:full|out|busy|"
