@@ -3282,6 +3282,13 @@ STRUCTURED = [
     ("8x for 1 h becomes 4 h at 2x, so it is still short at 2x and SPOT leads there.", [1]),
     ("Eight GPUs for 22 hours. If it degrades to one GPU it becomes a 176 h run, and the "
      "router still leads that width with flex-start.", [1]),
+    # a chain that "stops there" ends at the intent's minimum width
+    ("An 8× eval-70b request goes 8× → 4× → 2× and stops there.", []),
+    ("An 8× eval-7b request goes 8× → 4× → 2× and stops there.", [1]),
+    ("A capture-7b request tries 8x and stops there if it lands.", []),
+    # "a 7B request": the intents with that part of a name
+    ("A 70B request never goes below two GPUs on GCP.", []),
+    ("A 7B request never goes below two GPUs on GCP.", [1]),
 ]
 
 

@@ -130,7 +130,12 @@ MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+
                       r"four|eight|single)|"
                       r"not\s+below|"
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
-                      r"lower)|stop(?:s|ping|ped)?\s+at|bottoms?\s+out)\b", re.I)
+                      r"lower)|stop(?:s|ping|ped)?\s+at|bottoms?\s+out|"
+                      # "goes 8× → 4× → 2× and stops there" (not "… stops there once it
+                      # lands": a condition, not a floor)
+                      r"(?:and|then)\s+(?:then\s+)?stops(?:\s+there)?(?!(?:\s+there)?,?\s+(?:if|"
+                      r"when|once|unless|as\s+soon|on\s+success)\b)|"
+                      r"(?:and|then)\s+(?:then\s+)?gcp\s+is\s+(?:done|finished|over))\b", re.I)
 REACH_CUE = re.compile(r"\b(?:degrades?\s+(?:down\s+)?to|down\s+to|run\s+(?:at|on)|runs?\s+at|"
                         r"retried\s+(?:at|on)|falls?\s+(?:back\s+)?to|"
                         r"asks?\s+for|requests?|lands?\s+on|tries|try|uses?|gets?|"

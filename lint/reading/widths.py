@@ -146,16 +146,27 @@ _ONLY_AFTER = re.compile(r"[`*_]*(?:[- ]only\b|\s+alone\b)", re.I)
 _REQUEST_AFTER = re.compile(r"[`*_]*\s*(?:-?\s*gpus?\s+)?(?:[\w.-]+\s+)?(?:requests?|jobs?|"
                             r"dispatch(?:es)?|runs?)\b", re.I)
 
+# a request named by a part of its intents' names: "a 7B request", "any eval job"
+_GROUP_REQUEST = re.compile(r"\b(?:an?|any|every|each|all)\s+(?P<which>[\w.]+)\s+"
+                            r"(?:requests?|jobs?|runs?|dispatch(?:es)?|phases?)\b", re.I)
+
 class WidthReading(ReaderBase):
     # -- minimum width of an intent ------------------------------------------------------------
 
     def _every_intent(self) -> list[Token]:
         """'All four intents can run on a single GPU': each intent of the config."""
         every = EVERY_INTENT.search(self.s.text)
-        if not every:
-            return []
-        at, end = self.s.start + every.start(), self.s.start + every.end()
         names = self.facts.intents
+        if not every:
+            # "A 7B request never goes below two GPUs": the intents with that part
+            # of a name (a part no intent has, "a 4x request", names none)
+            group = _GROUP_REQUEST.search(self.s.text)
+            which = group and group["which"].lower()
+            named = [n for n in names if which and which in n.lower().split("-")]
+            at = self.s.start + group.start() if group else 0
+            return [Token("intent", name, at, self.s.start + group.end())
+                    for name in named] if group else []
+        at, end = self.s.start + every.start(), self.s.start + every.end()
         which = (every["which"] or "").lower()
         # "every 7B intent", "all eval intents": the intents whose name has that part
         named = [n for n in names if which in n.lower().split("-")]
