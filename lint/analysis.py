@@ -295,7 +295,9 @@ class Engine:
                                             (lead and subject_of(lead)) or
                                             (None if unit.table_id or not section_heading else
                                              subject_of(section_heading)))
-            parent_request = self._last_request if not unit.list_id and (
+            # ("- `eval-70b`, `--gpu-count 8 --hours 10`" over "  - width 2: 40 h": an
+            # item's job is its nested list's)
+            parent_request = self._last_request if unit.list_id or (
                 unit.text.rstrip(" *_").endswith(":") or unit.command) else None
             if unit.table_id and not unit.header and table_header:
                 _negate_dont_column(unit, unit_readings, table_header)

@@ -696,7 +696,9 @@ class Lexicon:
                                     # a config-like key read as words: "threshold hours: 8",
                                     # "`short_threshold_hours` is 8"
                                     rf"(?<=\s)(?:{spelled})`?\s*(?:[:=]|\s(?:is|are)\s)\s*"
-                                    rf"{_NUMBER}(?!\w|\.\d)"]))
+                                    rf"{_NUMBER}(?!\w|\.\d)",
+                                    # the dispatch flag: "--hours 10", "--hours=2.5"
+                                    rf"(?<=--)(?:{spelled})(?:=|\s+){_NUMBER}(?!\w|\.\d)"]))
         # a key changed in a changelog: "`short_threshold_hours` raised from 4 to 5"
         # states today's value, the one after "to"
         def last_number(text: str) -> float:

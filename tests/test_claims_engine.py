@@ -3289,6 +3289,29 @@ STRUCTURED = [
     # "a 7B request": the intents with that part of a name
     ("A 70B request never goes below two GPUs on GCP.", []),
     ("A 7B request never goes below two GPUs on GCP.", [1]),
+    # a mistake named by the belief, then corrected
+    ("- Expecting a 2-GPU job to show up on an 8-GPU machine: the router never widens.", []),
+    # a rung's model heads the list a denial follows; a model denied past a length is
+    # its maximum run, not the family's models
+    ("| job | first rung at 1× |\n| --- | --- |\n| 2 GPUs × 100 h | a2-ultragpu-1g STANDARD "
+     "(no flex-start past 168 h) |", []),
+    ("| job | first rung at 1× |\n| --- | --- |\n| 2 GPUs × 100 h | a2-ultragpu-1g SPOT "
+     "(never STANDARD) |", [3]),
+    # a width asked for and called bad input is not a width the intent reaches
+    ("A §9 phase that asks for `eval-70b` at width 1 is bad input for the critic.", []),
+    ("A §9 phase may ask for `eval-70b` at width 1.", [1]),
+    # "a 10-way `draw_set` axis" is an axis's size, not a width
+    ("A width-1 phase over a 10-way `draw_set` axis is a case for widening.", []),
+    # a fact stated at one width and joined on to another
+    ("A lora-7b job at 2 GPUs × 85 h gets DWS rungs at width 2 and also at width 1.", [1]),
+    ("A lora-7b job at 2 GPUs × 20 h gets DWS rungs at width 2 and also at width 1.", []),
+    # the dispatch flags state a job, and an item's job is its nested list's
+    ("`backend-router dispatch --intent eval-70b --gpu-count 8 --hours 10` lands at 2x, "
+     "where it runs 40 h.", []),
+    ("`backend-router dispatch --intent eval-70b --gpu-count 8 --hours 10` lands at 2x, "
+     "where it runs 20 h.", [1]),
+    ("- `eval-70b`, `--gpu-count 8 --hours 10`\n  - width 2: 20 h, long", [2]),
+    ("- `eval-70b`, `--gpu-count 8 --hours 10`\n  - width 2: 40 h, long", []),
 ]
 
 

@@ -256,6 +256,15 @@ _SO_CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?(?:so|hence|therefore|which\s+means)
 _LEADS_THAT_WIDTH = re.compile(r"\blead(?:s|ing)?\s+(?:that|this|the|each|every)\s+width\s+"
                                r"with\s+[`*_]*$", re.I)
 
+# between a model and the length it is not offered past: "flex-start past 168 h"
+_MODEL_PAST = re.compile(r"[`*_]*\s*(?:rungs?\s+)?(?:(?:is|are)\s+)?"
+                         r"(?:(?:offered|allowed|available|tried)\s+)?(?:for\s+(?:runs?|jobs?|lengths?)\s+)?(?:past|over|beyond|"
+                         r"above|after|longer\s+than|more\s+than)\s+", re.I)
+
+# widths joined on to the one a fact is stated at: "at width 2 and also at width 1"
+_ALSO_AT = re.compile(r"[`*_]*\s*,?\s*(?:and|or|as\s+well\s+as)\s+(?:also\s+|even\s+)?(?:at|on)\s+"
+                      r"(?:width\s+)?[`*_]*", re.I)
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -819,8 +828,9 @@ class LengthReading(ReaderBase):
                          r"(?:at|on|across)\s+(?:an?\s+)?", self.text(d.end, w.start), re.I)
             for d in durations[:1] for w in widths if w.start > d.end) or any(
             # "8x for 3 h degraded to 2x is 12 h": the width, then the length it runs for
-            re.fullmatch(r"[`*_]*\s+(?:(?:requested|asked|run(?:ning)?|dispatched)\s+)?for\s+",
-                         self.text(w.end, d.start), re.I)
+            re.fullmatch(r"[`*_]*\s+(?:(?:requested|asked|run(?:ning)?|dispatched)\s+)?for\s+|"
+                         # the dispatch flags: "--gpu-count 8 --hours 10"
+                         r"\s+--", self.text(w.end, d.start), re.I)
             for d in durations[:1] for w in widths if w.end <= d.start))
         if not widths or not (at_width or re.search(
                 r"\b(?:jobs?|runs?|phases?|requests?|dispatch(?:es)?|work(?:loads?)?|tasks?|"
@@ -959,6 +969,15 @@ class LengthReading(ReaderBase):
                     self.add("consequence", (d.value, width0, at, "offers", name), m.start,
                              m.end, denied, topic="derived length")
                     read = True
+                    # "gets DWS rungs at width 2 and also at width 1": each width joined on
+                    after = [w for w in widths if w.start > m.end]
+                    if after and self._term_width(after[0]) == at:
+                        for a, b in itertools.pairwise(after):
+                            if not _ALSO_AT.fullmatch(self.text(a.end, b.start)):
+                                break
+                            self.add("consequence", (d.value, width0, self._term_width(b),
+                                                     "offers", name), m.start, m.end, denied,
+                                     topic="derived length")
         previous_length: Token | None = None
         for d2 in durations[1:]:
             if previous_length is not None and not any(
@@ -1014,7 +1033,10 @@ class LengthReading(ReaderBase):
             r"\b(?:limit|max|threshold|cut)|(?<!with\s)\bflex", self.unit_text[d.end:d.end + 25],
             re.I)
         return bool(after or _FITS_BEFORE.search(
-            self.unit_text[max(self.s.start, d.start - 24):d.start]))
+            self.unit_text[max(self.s.start, d.start - 24):d.start]) or any(
+            # "no flex-start past 168 h": the length the model with a maximum run stops at
+            t.kind == "model" and t.value == self.facts.flex_model and t.end <= d.start and
+            _MODEL_PAST.fullmatch(self.unit_text, t.end, d.start) for t in self.tokens))
 
     def _too_long_for(self, m: TermTok) -> bool:
         """'runs 20 h, which is too long for FLEX_START'."""

@@ -72,6 +72,16 @@ _ON_BOTH = re.compile(r"[`*_]*\s+(?:rungs?\s+)?(?:on|for|across|in|from)\s+(?:bo
 _AND_JOINT = re.compile(r"[\s,`*_]*(?:and|or|,)[\s`*_]*(?:the\s+)?")
 
 
+
+def _model_of(t: TermTok) -> str:
+    """The model a model term or a rung term names."""
+    return t.term[1] if t.term[0] == "model" else t.term[1][2]
+
+# a model denied past a length: "no flex-start past 168 h", "never DWS over a week"
+_PAST_A_LENGTH = re.compile(r"[`*_)]*\s*(?:rungs?\s+)?(?:past|over|beyond|above|after|"
+                            r"longer\s+than|more\s+than)\s+(?:\d|a\s+week|seven\s+days|the\s+(?:limit|cap|max))",
+                            re.I)
+
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --
 
@@ -225,22 +235,26 @@ class ProvisioningReading(ReaderBase):
                 # "so at STANDARD only the A100 is tried": the model is the family's alone
                 self._exclusive(family, seg_models, fam_tok, negated)
                 continue
-            split = self._denied_tail(seg_models)
+            # ("`a2-ultragpu-1g` STANDARD (no flex-start …)": the rung's model is the first
+            # of the list)
+            split = self._denied_tail(members)
             if split and only and only.start() + seg_start < split:
                 # "DWS/flex-start ONLY — no spot, no on-demand": the set, then what it
                 # leaves out
-                allowed = list(dict.fromkeys(t.term[1] for t in seg_models if t.start < split))
+                allowed = list(dict.fromkeys(_model_of(t) for t in members if t.start < split))
                 self.add("only", (family, tuple(allowed)), fam_tok.start, fam_tok.end,
                          self.negated_before(split, since=seg_start), topic="provisioning")
-                for t in seg_models:
+                for t in members:
                     if t.start > split:
-                        self.add("permits", (family, t.term[1]), fam_tok.start, fam_tok.end,
+                        self.add("permits", (family, _model_of(t)), fam_tok.start, fam_tok.end,
                                  True, topic="provisioning")
                 continue
             if split and not only:
                 # "spot or flex-start, never regular VMs": allowed, then denied
-                for t in seg_models:
-                    self.add("permits", (family, t.term[1]), fam_tok.start, fam_tok.end,
+                for t in members:
+                    if t.start > split and _PAST_A_LENGTH.match(self.unit_text, t.end):
+                        continue  # "(no flex-start past 168 h)": the maximum run, not the family
+                    self.add("permits", (family, _model_of(t)), fam_tok.start, fam_tok.end,
                              t.start > split, topic="provisioning")
                 continue
             if only or (table_row and len(names) > 1 and not negated):

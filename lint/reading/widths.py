@@ -69,7 +69,8 @@ _SAME_AS = re.compile(r"\b(?:the\s+)?same\s+as\s+(?:for\s+|with\s+)?[`*_]*(?P<in
 # "on fewer than two GPUs", "below 2×": the widths under the one named
 _FEWER_THAN = re.compile(r"\b(?:(?:fewer|less|lower|narrower)\s+than|below|under)\s+$", re.I)
 _REJECTED = re.compile(r"\b(?:is|are|gets?|will\s+be|would\s+be)\s+(?:rejected|refused|"
-                       r"invalid|an\s+error|not\s+(?:allowed|valid|accepted))\b|"
+                       r"invalid|an\s+error|not\s+(?:allowed|valid|accepted)|"
+                       r"(?:a\s+)?(?:bad|invalid|malformed)\s+(?:input|request|plan))\b|"
                        r"\bfails?\s+(?:validation|to\s+validate)\b|\berrors?\s+out\b", re.I)
 # "opt-in needed: none"
 _OPT_IN_NONE = re.compile(r"opt[- ]in(?:\s+(?:needed|required|flag))?\s*[:=]\s*(?:none|no|false|"
