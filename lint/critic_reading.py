@@ -40,7 +40,10 @@ _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
                               r"\bnothing\s+(?:splits|shards)\b|"
                               r"\bwithout\s+(?:a\s+|an\s+)?(?:shardable\s+)?axis\b|"
-                              r"\bnot\s+shardable", re.I)
+                              r"\bnot\s+shardable|"
+                              # a phase already wider than one GPU is not narrow
+                              r"\b(?:an?|any|every|each|the)\s+width[- ](?:[2-9]|\d{2})\s+"
+                              r"phases?\b", re.I)
 _UNLIKE = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compared\s+"
                      r"(?:to|with))\b[^,;:]*[,;:]", re.I)
 # "count / treat / consider X as parallel work": the verb frames the claim,
@@ -1087,7 +1090,7 @@ _N = r"(\d+|two|three|four|five|six|eight|ten|sixteen)\b"
 # (not past an arrow: "… a shardable axis → REVISE (needs >=1 to trip)" bounds the
 # amount of work)
 _AXIS = re.compile(rf"(?:axis|shards?)(?:(?!→|->|=>)\D){{0,40}}?(?:at\s+least|>=|≥|of\s+size|"
-                   rf"size)\s*{_N}"
+                   rf"size\s*[:=]?)\s*{_N}"
                    # ("an axis and at least 1.0 GPU-hours" is the work's amount)
                    r"(?![.\d]*\s*(?:gpu|h\b|hours?\b))|"
                    rf"{_N}\s*\+?\s*(?:or\s+more\s+)?(?:shards?|items|entries|elements|prompts|"
@@ -1097,6 +1100,13 @@ _AXIS = re.compile(rf"(?:axis|shards?)(?:(?!→|->|=>)\D){{0,40}}?(?:at\s+least|
                    # ("evals over 6 prompts" spreads the work over them)
                    rf"(?:more\s+than|greater\s+than)\s*[*_`]*{_N}[*_`]*\s*"
                    r"(?:shards?|pieces|items|entries|elements|prompts|values)\b", re.I)
+
+
+# "a width-2 phase … is (also) REVISEd as": the phase's width, then the verdict on it
+_WIDTH_PHASE_REVISED = re.compile(r"\b(?:an?|any|every|each)\s+width[- ](\d{1,2})\s+phases?\b"
+                                  r"[^.;:]*?\b(?:is|are|gets?)\s+(?:also\s+|still\s+)?"
+                                  r"(?:REVISEd|revised|flagged|caught)\s+(?:as|by|for)\s+[`*_]*$",
+                                  re.I)
 
 
 def _axis_minimum(text: str) -> re.Match[str] | None:
@@ -1138,6 +1148,16 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
         for width, start, end in spans:
             out.append(Prop("narrow-width", (width,), reader.negated_before(listed[0].start),
                             start, end, "widening threshold"))
+    named_at = getattr(rule, "start", None)  # (a rule described, not named, has no place)
+    subject = None if out or named_at is None else _WIDTH_PHASE_REVISED.search(
+        reader.text(s.start, named_at))
+    if subject:
+        # "a width-2 phase over an 8-way axis … is also REVISEd as needlessly-narrow":
+        # the rule fires at that width
+        start = s.start + subject.start(1)
+        out.append(Prop("narrow-width", (int(subject.group(1)),), reader.negated_before(
+            s.start + subject.end()), start, start + len(subject.group(1)),
+            "widening threshold"))
     optional = _AXIS_OPTIONAL.search(text)
     if optional:
         # "… whether or not it declares a shardable axis": no axis needed at all
@@ -1153,8 +1173,10 @@ def _narrow_conditions(reader: Reader, rule) -> list[Prop]:
         base = s.start
         text = reader.text(s.start, rule.start)
         m = _axis_minimum(text)
+    # ("any declared axis, even one with size: 1, …": the smallest size that counts)
     if m and (m.group(4) or re.search(r"\bonly\b|\bat\s+least\b|or\s+more|>=|≥|\bfrom\b|"
-                                      r"\bneeds?\b|\brequires?\b", text, re.I)):
+                                      r"\bneeds?\b|\brequires?\b|\beven\s+(?:one|an?\s+(?:shardable\s+)?"
+                                      r"axis)\s+(?:with|of)\s+(?:size|length)\b", text, re.I)):
         group = next(i for i in (1, 2, 3, 4) if m.group(i))
         start = base + m.start(group)
         value = m.group(group)

@@ -1980,6 +1980,17 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("`efficiency-critic --widen-threshold 2 plans/` asks width-1 phases to widen only "
      "from 2 GPU-hours up.", False),
     ("By default the critic asks width-1 phases to widen only from 2 GPU-hours up.", True),
+    # the smallest axis said to count, and a wider phase said to be judged
+    ("Any declared shardable_axis, even one with size: 1, together with at least one "
+     "GPU-hour at width 1 makes the phase needlessly-narrow.", True),
+    ("Any declared shardable_axis, even one with size: 2, together with at least one "
+     "GPU-hour at width 1 makes the phase needlessly-narrow.", False),
+    ("A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow, even with 600 "
+     "shards.", False),
+    ("A width-2 phase over an 8-way shardable axis with 3 GPU-hours is also REVISEd as "
+     "needlessly-narrow.", True),
+    ("A width-2 phase over an 8-way shardable axis with 3 GPU-hours is not REVISEd as "
+     "needlessly-narrow.", False),
     # "looks parallel but isn't"
     ("`device_map=auto` looks parallel but isn't: it splits one model across the GPUs.",
      False),
@@ -3312,6 +3323,12 @@ STRUCTURED = [
      "where it runs 20 h.", [1]),
     ("- `eval-70b`, `--gpu-count 8 --hours 10`\n  - width 2: 20 h, long", [2]),
     ("- `eval-70b`, `--gpu-count 8 --hours 10`\n  - width 2: 40 h, long", []),
+    # a start said of every request width
+    ("The walk always starts on the 8-GPU machines, whatever width was requested.", [1]),
+    ("The walk always starts at the requested width, whatever width was requested.", []),
+    # a width after GCP said of every intent
+    ("The SLURM fallback always asks for one GPU, whatever the intent.", [1]),
+    ("The SLURM fallback always asks for one GPU for the 7b intents.", []),
 ]
 
 

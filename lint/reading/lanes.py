@@ -138,6 +138,11 @@ _POD_FIRST_AFTER = re.compile(r"[`*_]*\s*(?:\(\s*)?(?:first|is\s+first|comes\s+f
 _CELL_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 
 
+# every intent, as a quantifier: "whatever the intent", "regardless of intent"
+_ANY_INTENT = re.compile(r"\b(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)\s+"
+                         r"(?:(?:the|which|what)\s+)?intents?\b|\b(?:for\s+)?(?:every|each|all|"
+                         r"any)\s+(?:of\s+the\s+)?intents?\b", re.I)
+
 class LaneReading(ReaderBase):
     # -- how many SLURM lanes the ladder has ------------------------------------------
 
@@ -278,6 +283,13 @@ class LaneReading(ReaderBase):
             named = self._intents_after(width.end) or (before[-1] if before else None)
             if named is None and len({t.value for t in intents}) > 1:
                 continue  # "one GPU …, two for eval-70b": whose width is not said
+            if named is None and intent is None and _ANY_INTENT.search(self.s.text):
+                # "always asks for one GPU, whatever the intent": said of each of them
+                for name in self.facts.intents:
+                    self.add("tail-width", (name, self._term_width(width)), width.start,
+                             width.end, self.negated_before(width.start),
+                             topic="width after GCP")
+                return
             self.add("tail-width", (named or intent, self._term_width(width)), width.start,
                      width.end, self.negated_before(width.start), topic="width after GCP")
             return

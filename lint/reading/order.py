@@ -127,6 +127,12 @@ def _model_rungs(a: Term, b: Term) -> bool:
         a[1][2] != b[1][2]
 
 
+# a claim said of every request width: "whatever width was requested"
+_ANY_REQUEST = re.compile(r"\b(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)\s+"
+                          r"(?:(?:the|which|what)\s+)?(?:width|size|gpu\s+count|number\s+of\s+gpus)"
+                          r"(?:\s+(?:was|is|you|it|they|the\s+\w+))?(?:\s+(?:was\s+|were\s+)?"
+                          r"(?:requested|asked(?:\s+for)?|ask(?:ed)?\s+for|wanted))?\b", re.I)
+
 class OrderReading(ReaderBase):
     # -- order: chains --
 
@@ -1144,6 +1150,10 @@ class OrderReading(ReaderBase):
                     re.match(r"[\s`*_]*(?:[\w-]+\s+)?(?:request|job|phase|run)s?\b",
                              self.text(t.end, cue.start), re.I):
                 return t.term[1]
+        if _ANY_REQUEST.search(self.s.text) and target.term[1] != self.facts.narrowest:
+            # "starts on the 8-GPU machines, whatever width was requested": so does
+            # the narrowest request
+            return self.facts.narrowest
         return None
 
     def _first_of_pair(self, cue: Token, target: TermTok) -> bool:
