@@ -523,8 +523,8 @@ _APPROVED = re.compile(r"\b(?:is|are|gets?)\s+(?:\w+\s+)?(?:approved|accepted|fi
                        r"not\s+flagged|ignored)\b|\bpasses\b|"
                        # "… may stay at width 1", "… stays narrow"
                        r"\b(?:(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to|gets?\s+to)\s+"
-                       r"(?:\w+\s+)?stay|stays)\s+(?:narrow|at\s+(?:width[- ]1|one\s+gpu|"
-                       r"1\s*(?:gpu|×|x)))\b|"
+                       r"(?:\w+\s+)?stay|stays)\s+(?:narrow|(?:at|on)\s+(?:width[- ]1|one\s+gpu|"
+                       r"a\s+single\s+gpu|1\s*(?:gpu|×|x)))\b|"
                        # the verdict's own word: "… gets APPROVE", "… w/ an axis → APPROVE"
                        r"(?:\bgets?\s+|(?:→|->|=>)\s*)[`*_]*(?-i:APPROVE)\b|"
                        # "… 0.9 GPU-hours → fine, leave it narrow": an arrow to the verdict

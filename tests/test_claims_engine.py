@@ -1991,6 +1991,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "needlessly-narrow.", True),
     ("A width-2 phase over an 8-way shardable axis with 3 GPU-hours is not REVISEd as "
      "needlessly-narrow.", False),
+    ("**needlessly-narrow**: width 1, a shardable axis with at least 2 shards, and "
+     "`gpu_hours` at or above 1.0 -> REVISE. The same phase at 0.5 GPU-hours may stay on "
+     "one GPU.", False),
     # "looks parallel but isn't"
     ("`device_map=auto` looks parallel but isn't: it splits one model across the GPUs.",
      False),
@@ -3329,6 +3332,16 @@ STRUCTURED = [
     # a width after GCP said of every intent
     ("The SLURM fallback always asks for one GPU, whatever the intent.", [1]),
     ("The SLURM fallback always asks for one GPU for the 7b intents.", []),
+    # "will not go below" is a floor
+    ("eval-70b will not go below two GPUs.", []),
+    ("lora-7b will not go below two GPUs.", [1]),
+    # a denied fallback denies that it comes next, not that it comes after
+    ("Don't expect RunPod as a quick fallback when GCP misses.", []),
+    ("Expect RunPod as a quick fallback when GCP misses.", [1]),
+    # after a colon, "first" places its clause's members before the backend named earlier
+    ("**DON'T** expect RunPod as a quick fallback: every other GCP rung (narrower widths "
+     "included) and both SLURM lanes come first.", []),
+    ("Think of GCP as the fallback: the router tries the SLURM lanes and RunPod first.", [1]),
 ]
 
 

@@ -128,7 +128,7 @@ MAX_CUE = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed|s)?|cap(?:
 MIN_CUE = re.compile(r"\b(?:min(?:imum)?(?:[_-]width)?|at\s+least|never\s+(?:\w+\s+){0,2}below|"
                       r"needs\s+(?:at\s+least\s+)?(?:an?\s+)?(?:full\s+|whole\s+)?(?=\d|one|two|"
                       r"four|eight|single)|"
-                      r"not\s+below|"
+                      r"not\s+(?:(?:go|drop|degrade|fall|narrow)\s+)?below|"
                       r"floor|no\s+(?:narrower|further|lower)\s+than|never\s+(?:narrower|"
                       r"lower)|stop(?:s|ping|ped)?\s+at|bottoms?\s+out|"
                       # "goes 8× → 4× → 2× and stops there" (not "… stops there once it

@@ -133,6 +133,10 @@ _ANY_REQUEST = re.compile(r"\b(?:whatever|regardless\s+of|no\s+matter|irrespecti
                           r"(?:\s+(?:was|is|you|it|they|the\s+\w+))?(?:\s+(?:was\s+|were\s+)?"
                           r"(?:requested|asked(?:\s+for)?|ask(?:ed)?\s+for|wanted))?\b", re.I)
 
+# between a backend and "first" in "… and both SLURM lanes come first"
+_COME_FIRST = re.compile(r"[`*_)]*\s*(?:[\w-]+\s+)?(?:(?:comes?|go(?:es)?|are\s+tried|is\s+tried)"
+                         r"\s*)?", re.I)
+
 class OrderReading(ReaderBase):
     # -- order: chains --
 
@@ -564,10 +568,16 @@ class OrderReading(ReaderBase):
             after = [t for t in main if dest and t.start >= cut + dest.end()]
             if after:
                 b = after[0]
-        negated = self.negated_before(b.start, since=min(b.start, cut))
+        # (a main clause before its condition, "Don't expect RunPod … when GCP misses",
+        # is negated from its own start; one after it, from the condition's end)
+        negated = self.negated_before(b.start) if b.start < cut else \
+            self.negated_before(b.start, since=cut)
         # "when 8× misses, it never goes straight to 1×" denies the step, not the order
-        tight = negated and re.search(r"\b(?:straight|directly|immediately)\b",
-                                      self.text(min(b.start, cut), b.start), re.I)
+        # ("don't expect RunPod as a fallback when GCP misses" denies that it comes
+        # next, not that it comes after)
+        tight = negated and (b.start < cut or re.search(
+            r"\b(?:straight|directly|immediately)\b", self.text(min(b.start, cut), b.start),
+            re.I))
         wa, wb = self._term_width(a), self._term_width(b)
         if {a.term[0], b.term[0]} & {"family", "rung"} and wa and wb and wa != wb and \
                 {a.term[0], b.term[0]} <= {"width", "family", "rung"}:
@@ -1091,7 +1101,7 @@ class OrderReading(ReaderBase):
                 if target is None:
                     continue
                 negated = self.negated_before(cue.start)
-            if self._first_of_pair(cue, target):
+            if self._first_of_pair(cue, target) or self._first_of_named(cue, target):
                 continue
             group = self._coordinated(target, cue)
             if group:
@@ -1155,6 +1165,29 @@ class OrderReading(ReaderBase):
             # the narrowest request
             return self.facts.narrowest
         return None
+
+    def _first_of_named(self, cue: Token, target: TermTok) -> bool:
+        """'Don't expect RunPod as a quick fallback: every other GCP rung and both
+        SLURM lanes come first': after a colon, 'first' places its clause's members
+        before the backend the clause before it named, not first of the ladder."""
+        if cue.kind != "first" or target.term[0] != "backend" or target.start > cue.start:
+            return False
+        colon = self.unit_text.rfind(":", self.s.start, target.start)
+        if colon < 0:
+            return False
+        before = [t for t in self.terms if t.end <= colon and t.term[0] == "backend"]
+        inside = [t for t in self.terms if colon < t.start < cue.start and
+                  t.term[0] in ("backend", "lane")]
+        named = {t.term for t in inside}
+        others = [t for t in before if t.term not in named]
+        if not others or not _COME_FIRST.fullmatch(self.text(target.end, cue.start)):
+            return False
+        negated = self.negated_before(cue.start, since=colon + 1)
+        for member in inside:
+            for other in others:
+                self.add("order", (member.term, other.term), member.start, member.end,
+                         negated, topic="order")
+        return True
 
     def _first_of_pair(self, cue: Token, target: TermTok) -> bool:
         """'Never plan on RunPod showing up ahead of SLURM: the campus lanes always
