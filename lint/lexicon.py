@@ -542,7 +542,10 @@ class Lexicon:
                                    rf"{re.escape(name.rsplit('-', 1)[-1])}\s+(?:lane|queue)",
                                    # "The campus cluster has two lanes. The preempt one …"
                                    # (by partition: "the A100 one" is a GPU family's)
-                                   rf"(?<=the\s){re.escape(lane.partition)}\s+one\b"])
+                                   rf"(?<=the\s){re.escape(lane.partition)}\s+one\b",
+                                   # "partition `preempt`", "`-p gpu`", "--partition=gpu"
+                                   rf"(?:partition\s+|(?<![\w-])-p\s*|--partition[= ])"
+                                   rf"[`'\"]?{re.escape(lane.partition)}(?![\w-])"])
                            for name, lane in config.slurm_lanes.items()]),
             _Kind("family", self._families(config, data)),
             _Kind("model", [(m, [f"(?-i:{re.escape(m)})", f"(?-i:{re.escape(m.replace('_', ' '))})",

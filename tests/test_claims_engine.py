@@ -3342,6 +3342,11 @@ STRUCTURED = [
     ("**DON'T** expect RunPod as a quick fallback: every other GCP rung (narrower widths "
      "included) and both SLURM lanes come first.", []),
     ("Think of GCP as the fallback: the router tries the SLURM lanes and RunPod first.", [1]),
+    # a lane named by its partition: "partition `gpu`", "-p preempt"
+    ("SLURM fallback, in order:\n- partition `gpu` (waits up to 30 min)\n- partition "
+     "`preempt` (waits up to 120 min)", []),
+    ("SLURM fallback, in order:\n- partition `preempt` (waits up to 120 min)\n- partition "
+     "`gpu` (waits up to 30 min)", [3]),
 ]
 
 
