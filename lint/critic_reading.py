@@ -66,7 +66,9 @@ _AXIS_OPTIONAL = re.compile(r"\b(?:whether\s+or\s+not|with\s+or\s+without|regard
                             r"\bshardable\s+axis|\bshardable\s+axis\s+(?:or\s+not|is\s+not\s+"
                             r"(?:needed|required))\b|\bwithout\s+(?:needing|requiring)\s+a\s+"
                             r"shardable\s+axis", re.I)
-_ONLY_BEFORE = re.compile(r"\bonly\s+(?:the\s+|a\s+)?\W{0,2}$|" + r"\bonly\s+(?:counts?|reads?|"
+# ("Not only torchrun … but also shell fan-out" adds to the list; it limits nothing)
+_ONLY_BEFORE = re.compile(r"(?<!not\s)\bonly\s+(?:the\s+|a\s+)?\W{0,2}$|"
+                          r"\bonly\s+(?:counts?|reads?|"
                           r"recogni[sz]es?|sees?|accepts?)\s+(?:(?:process\s+)?launchers?\s+)?"
                           r"(?:like\s+|such\s+as\s+)?(?:the\s+)?\W{0,2}$", re.I)
 _PLAIN_PATTERN = re.compile(r"[\w-]+(?:\\s\+[\w-]+)*")

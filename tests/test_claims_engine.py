@@ -1994,6 +1994,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("**needlessly-narrow**: width 1, a shardable axis with at least 2 shards, and "
      "`gpu_hours` at or above 1.0 -> REVISE. The same phase at 0.5 GPU-hours may stay on "
      "one GPU.", False),
+    # "not only X but also Y" adds Y; it limits nothing
+    ("Not only torchrun / accelerate / deepspeed process counts but also shell fan-out "
+     "count as parallel work: `xargs -P 4`, GNU `parallel -j 4`.", False),
     # "looks parallel but isn't"
     ("`device_map=auto` looks parallel but isn't: it splits one model across the GPUs.",
      False),
@@ -3347,6 +3350,18 @@ STRUCTURED = [
      "`preempt` (waits up to 120 min)", []),
     ("SLURM fallback, in order:\n- partition `preempt` (waits up to 120 min)\n- partition "
      "`gpu` (waits up to 30 min)", [3]),
+    # "no X without Y first": the negations cancel for Y
+    ("No job reaches the campus cluster without GCP having been tried first.", []),
+    ("No job reaches GCP without the campus cluster having been tried first.", [1]),
+    # "in between" with no pair after it names no ends
+    ("If no 8× machine is free, the router doesn't jump straight to a single GPU: it tries "
+     "every width in between, halving each time (8 → 4 → 2 → 1 for capture-7b).", []),
+    ("RunPod sits between the GCP rungs and the SLURM lanes.", [1]),
+    # an aside between a name and "comes first"
+    ("campus-preempt is never tried before campus-a100: the gpu partition (waits up to 30 "
+     "min, up to 8 GPUs) comes first, the preempt partition second.", []),
+    ("The preempt partition (waits up to 120 min, at most 4 GPUs) comes first, the gpu "
+     "partition second.", [1]),
 ]
 
 

@@ -110,6 +110,8 @@ def group_of_intents(text: str, intents: tuple[str, ...]) -> set[str]:
     return found
 
 
+# "no X … without Y": Y always comes with X
+_NO_WITHOUT = re.compile(r"\b(?:no|nothing|none|never)\b[^,;:.]*\bwithout\b[^,;:.]*$", re.I)
 # what "except" leaves out: the name right after it ("everything except on-demand")
 # (the reading sits at that name, or at the end of its clause)
 _EXCEPTED = re.compile(r"\s*(?:for\s+)?(?:the\s+|an?\s+)?[`*_(]*(?:[\w./{}-]+[`*_)]*"
@@ -238,6 +240,10 @@ class ReaderBase:
     def negated_before(self, position: int, since: int | None = None) -> bool:
         """A negation in the clause before `position` (or since `since`)."""
         floor = self.clause_start(position) if since is None else since
+        if _NO_WITHOUT.search(self.unit_text, floor, position):
+            # "No job reaches the campus cluster without GCP having been tried first":
+            # the two negations cancel for what follows "without"
+            return False
         inside = self.aside_of(position) if "(" in self.s.text else None
         for t in self.tokens:
             if t.kind == "neg" and floor <= t.start < position:

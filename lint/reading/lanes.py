@@ -23,7 +23,8 @@ _PARTITION = re.compile(r"(?:\bpartition\b\s*(?:is\s+|=\s*|:\s*)?|--partition[=\
 _PARTITION_AFTER = re.compile(r"\b(?:on|in|to|into|at)\s+(?:the\s+)?[`'\"]?(?P<name>[A-Za-z][\w-]*)"
                               r"[`'\"]?\s+partition\b", re.I)
 # words that follow "partition" in prose without naming one ("the preempt partition if")
-_NOT_A_NAME = re.compile(r"(?:if|and|or|is|are|can|could|first|then|jobs?|the|a|an|when|"
+_NOT_A_NAME = re.compile(r"(?:if|and|or|is|are|can|could|first|second|third|last|next|then|"
+                         r"jobs?|the|a|an|when|"
                          r"where|which|that|there|here|for|of|to|on|in|at|by|too|only|"
                          r"entirely|instead|itself|name|names|list|limits?|queues?|nodes?|"
                          r"usage|quotas?|time|times|state|status|accounts?|flags?|wait|waits|"

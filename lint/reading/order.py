@@ -1015,6 +1015,9 @@ class OrderReading(ReaderBase):
         objects = [t for t in ords if at < t.start < end][:2]
         if not subject or len(objects) != 2:
             return
+        lead = self.text(self.s.start + m.end(), objects[0].start)
+        if len(lead) > 25 or re.search(r"[,(:;]", lead):
+            return  # "tries every width in between, halving each time (8 → 4 …)": no pair
         x = subject[-1]
         negated = self.negated_before(at)
         if negated:
@@ -1295,7 +1298,10 @@ class OrderReading(ReaderBase):
                                 self.text(before[-1].end, cue.start), re.I):
             return None  # "every GCP width missed first": beforehand, not a position
         if before:
+            # ("the gpu partition (waits up to 30 min, up to 8 GPUs) comes first": an
+            # aside between them is not a clause break)
             gap = self.text(before[-1].end, cue.start)
+            bare = re.sub(r"\s*\([^()]*\)", "", gap)
             if re.search(r"[:;—–]\s*(?:it|this|that)(?:\s+is|['’]s)\s+(?:the\s+|a\s+)?$", gap,
                          re.I):
                 # "Never treat RunPod as the fallback for one GCP stock-out: it is the
@@ -1304,6 +1310,8 @@ class OrderReading(ReaderBase):
             if (len(gap) <= 40 and not re.search(r"[,;]|\b(?:and|then|before|after)\b", gap)) \
                     or re.fullmatch(r"\s*(?:is|are|as|comes?|goes|stays?|remains?)?\s*"
                                     r"(?:the|a|an)?\s*", gap, re.I) \
+                    or re.fullmatch(r"[`*_\s]*(?:[\w-]+\s+)?(?:comes?|goes|is\s+tried|"
+                                    r"are\s+tried)\s*", bare, re.I) \
                     or re.fullmatch(r"\s*,?\s*(?:which|that)\s+(?:always\s+|still\s+)?"
                                     r"(?:is|are|gets?|goes|go|comes?)\s+(?:always\s+)?"
                                     r"(?:tried|used|walked|picked|attempted)?\s*",
