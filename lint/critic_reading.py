@@ -178,7 +178,9 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
                 # threshold reading checks
                 continue
             negated = reader.negated_before(cue.start, since=since)
-            if negated and _ONE_PHASE.match(s.text):
+            if negated and (_ONE_PHASE.match(s.text) or _A_WIDTH_PHASE.search(s.text)):
+                # ("Do not REVISE a width-1 phase just because its launch is `bash
+                # run.sh`": that case's verdict)
                 # "A width-1 phase of 0.5 GPU-hours is not REVISEd as needlessly-narrow":
                 # one phase that misses the rule's condition, not the rule's verdict
                 continue
@@ -1043,6 +1045,7 @@ _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b[^,;.:]*$", re.I)
 _OTHER_CONDITIONS_NAMED = re.compile(r"\baxis|\bshard|\bwidth|\bno\b|\bnot\b", re.I)
 _BELOW_THE_THRESHOLD = re.compile(r"\b(?:below|under|beneath|less\s+than)[\s_-]+(?:the\s+|its\s+)?"
                                   r"(?:widen(?:ing)?[\s_-]+)?threshold\b", re.I)
+_A_WIDTH_PHASE = re.compile(r"\b(?:an?|any|the|that|this)\s+width[- ]\d{1,2}\s+phases?\b", re.I)
 # "looks parallel but isn't": the appearance, then its denial
 _LOOKS = re.compile(r"\b(?:looks?|seems?|appears?|sounds?)\b(?:\s+like)?", re.I)
 _BUT_ISNT = re.compile(r"[\w-]*(?:\s+(?:work|enough))?\W{0,3}\s*but\s+(?:it\s+|they\s+)?"

@@ -1997,6 +1997,9 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # "not only X but also Y" adds Y; it limits nothing
     ("Not only torchrun / accelerate / deepspeed process counts but also shell fan-out "
      "count as parallel work: `xargs -P 4`, GNU `parallel -j 4`.", False),
+    # a verdict denied for one width's phase is that case's
+    ("Do not REVISE a width-1 phase just because its launch is `bash run.sh`: at width 1 "
+     "nothing can idle. At width 4 the same launch is REVISEd as unreadable-launch.", False),
     # "looks parallel but isn't"
     ("`device_map=auto` looks parallel but isn't: it splits one model across the GPUs.",
      False),
@@ -3362,6 +3365,9 @@ STRUCTURED = [
      "min, up to 8 GPUs) comes first, the preempt partition second.", []),
     ("The preempt partition (waits up to 120 min, at most 4 GPUs) comes first, the gpu "
      "partition second.", [1]),
+    # a comma splice starts a clause of its own
+    ("Long jobs never lead with spot: spot isn't dropped, it's just the last GCP choice at "
+     "that width.", []),
 ]
 
 

@@ -80,7 +80,9 @@ PERMISSION = re.compile(r"\b(?:allow\w*|permit\w*|support\w*|offer\w*|accept\w*|
                         re.I)
 # ", and the critic REVISEs it": a new clause, so a negation before it stays behind
 CLAUSE_JOINT = re.compile(r",\s+(?:so|but|and|which|because|since|yet|while|whereas|only|instead|"
-                           r"though|although|hence|thus|where)\b|\s\((?=[^)]*\))", re.I)
+                           r"though|although|hence|thus|where)\b|\s\((?=[^)]*\))|"
+                           # a comma splice: "spot isn't dropped, it's just the last choice"
+                           r",\s+(?:it|they)(?:['’](?:s|re)\b|\s+(?:is|are)\b)", re.I)
 COND = re.compile(r"^\s*(?:if|when|whenever|unless|once|where|while)\b[^,:]*[,:]", re.I)
 KEY_ORDER = re.compile(r"(?:\b|_)(?:order|sequence|ladder|priority|priorities|fallbacks?|failover|"
                         r"chain|rungs|preference|walk|path|families|lanes|widths|backends)"
