@@ -1048,9 +1048,9 @@ _BELOW_THE_THRESHOLD = re.compile(r"\b(?:below|under|beneath|less\s+than)[\s_-]+
 _A_WIDTH_PHASE = re.compile(r"\b(?:an?|any|the|that|this)\s+width[- ]\d{1,2}\s+phases?\b", re.I)
 # "looks parallel but isn't": the appearance, then its denial
 _LOOKS = re.compile(r"\b(?:looks?|seems?|appears?|sounds?)\b(?:\s+like)?", re.I)
+# ("but isn't" is "is" + "n't")
 _BUT_ISNT = re.compile(r"[\w-]*(?:\s+(?:work|enough))?\W{0,3}\s*but\s+(?:it\s+|they\s+)?"
-                       r"(?:is|are|does|do)\s*(?:not|n['’]t)\b|[\w-]*\W{0,3}\s*but\s+(?:it\s+)?"
-                       r"isn['’]t\b", re.I)
+                       r"(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 _BUT_NOT = re.compile(r"\bbut\s+(?:\w+\s+){0,2}?(?:is|are|does|do)\s*(?:not|n['’]t)\b", re.I)
 
 

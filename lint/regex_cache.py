@@ -153,12 +153,16 @@ class _Store:
         final_flags, groups = int(flags | parsed.state.flags), parsed.state.groups - 1
         compiled = _sre.compile(pattern, final_flags, code, groups, groupindex,
                                 tuple(indexgroup))
-        entry = (final_flags, array("I", code).tobytes(), groups, groupindex, tuple(indexgroup))
-        self.entries[key] = entry
-        self.fresh[key] = entry
+        self._keep(key, (final_flags, array("I", code).tobytes(), groups, groupindex,
+                         tuple(indexgroup)))
+        return compiled
+
+    def _keep(self, key: tuple[str, int], entry: tuple[Any, ...]) -> None:
+        """A new entry: stored, handed to the main process if this is a pool
+        worker, and counted for the save."""
+        self.entries[key] = self.fresh[key] = entry
         self.used.add(key)
         self.added += 1
-        return compiled
 
     def remember(self, name: str, compute: Callable[[], Any], valid: Callable[[Any], bool]
                  ) -> Any:
@@ -172,9 +176,7 @@ class _Store:
             self.used.add(key)
             return entry[0]
         value = compute()
-        self.entries[key] = self.fresh[key] = (value,)
-        self.used.add(key)
-        self.added += 1
+        self._keep(key, (value,))
         return value
 
     def adopt(self, entries: dict[tuple[str, int], tuple[Any, ...]]) -> None:

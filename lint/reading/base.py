@@ -240,54 +240,55 @@ class ReaderBase:
     def negated_before(self, position: int, since: int | None = None) -> bool:
         """A negation in the clause before `position` (or since `since`)."""
         floor = self.clause_start(position) if since is None else since
-        if _NO_WITHOUT.search(self.unit_text, floor, position):
+        negations = [t for t in self.tokens if t.kind == "neg" and floor <= t.start < position]
+        if not negations or _NO_WITHOUT.search(self.unit_text, floor, position):
+            # (most readings have no negation in their clause: nothing more to weigh)
             # "No job reaches the campus cluster without GCP having been tried first":
             # the two negations cancel for what follows "without"
             return False
         inside = self.aside_of(position) if "(" in self.s.text else None
-        for t in self.tokens:
-            if t.kind == "neg" and floor <= t.start < position:
-                if inside is not None and t.start < inside[0] and since is None:
-                    # "never on 3 (widths are 1, 2, 4 and 8 only)": a bracket opened
-                    # after the negation states its own fact
+        for t in negations:
+            if inside is not None and t.start < inside[0] and since is None:
+                # "never on 3 (widths are 1, 2, 4 and 8 only)": a bracket opened
+                # after the negation states its own fact
+                continue
+            aside = self.aside_of(t.start)
+            # (the reading is at `position`, or ends at `since`)
+            if aside is not None and not any(
+                    aside[0] < at <= aside[1] for at in (position, since) if at) and not any(
+                    o.entity and o.kind not in _ASIDE_OWN and t.end <= o.start < aside[1]
+                    for o in self.tokens):
+                # "long (4 h is not below the threshold), FLEX_START leads": an
+                # aside's negation of no ladder name (a length is the aside's own
+                # arithmetic) is the aside's own ("H100 (never on-demand)" still negates)
+                continue
+            word = self.unit_text[t.start:t.end].lower()
+            if word == "no":
+                if _NO_SUBJECT.match(self.unit_text, t.end) and \
+                        not self.unit_text[floor:t.start].strip(" \n\t*_`"):
+                    return True  # "No job starts on SLURM": the subject's quantifier
+                if not self._no_negates(t) or _NEW_PREDICATE.search(
+                        self.unit_text[t.end:position]):
+                    continue  # "…gets no FLEX_START rung and leads with STANDARD": its noun
+                if _WITH_NO.search(self.unit_text, floor, t.start) and _PREDICATE_AFTER.match(
+                        self.unit_text[t.end:position]):
+                    # "a phase with 0.5 GPU-hours and no shardable axis gets APPROVE":
+                    # "no" is inside the subject; the predicate after it is not denied
                     continue
-                aside = self.aside_of(t.start)
-                # (the reading is at `position`, or ends at `since`)
-                if aside is not None and not any(
-                        aside[0] < at <= aside[1] for at in (position, since) if at) and not any(
-                        o.entity and o.kind not in _ASIDE_OWN and t.end <= o.start < aside[1]
-                        for o in self.tokens):
-                    # "long (4 h is not below the threshold), FLEX_START leads": an
-                    # aside's negation of no ladder name (a length is the aside's own
-                    # arithmetic) is the aside's own ("H100 (never on-demand)" still negates)
-                    continue
-                word = self.unit_text[t.start:t.end].lower()
-                if word == "no":
-                    if _NO_SUBJECT.match(self.unit_text, t.end) and \
-                            not self.unit_text[floor:t.start].strip(" \n\t*_`"):
-                        return True  # "No job starts on SLURM": the subject's quantifier
-                    if not self._no_negates(t) or _NEW_PREDICATE.search(
-                            self.unit_text[t.end:position]):
-                        continue  # "…gets no FLEX_START rung and leads with STANDARD": its noun
-                    if _WITH_NO.search(self.unit_text, floor, t.start) and _PREDICATE_AFTER.match(
-                            self.unit_text[t.end:position]):
-                        # "a phase with 0.5 GPU-hours and no shardable axis gets APPROVE":
-                        # "no" is inside the subject; the predicate after it is not denied
-                        continue
-                if word in ("without", "skip", "avoid") and t.start > floor + 40:
-                    continue
-                if word == "except" and not _EXCEPTED.fullmatch(self.unit_text, t.end, position):
-                    # "All of them except eval-70b can run at width 1": only what
-                    # follows "except" is left out, not the rest of the clause
-                    continue
-                if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):
-                    continue  # "without it, the first rung is 4×": a condition
-                if _MISS_CONDITION.match(self.unit_text, t.end):
-                    continue  # "a request that can't get capacity is …": the miss, not polarity
-                # ("It's not the case that a long job can never land on on-demand":
-                # the two negations cancel)
-                return not (_NOT_THE_CASE.match(self.unit_text, t.end) and any(
-                    o.kind == "neg" and t.end < o.start < position for o in self.tokens))
+            if word in ("without", "skip", "avoid") and t.start > floor + 40:
+                continue
+            if word == "except" and not _EXCEPTED.fullmatch(self.unit_text, t.end, position):
+                # "All of them except eval-70b can run at width 1": only what
+                # follows "except" is left out, not the rest of the clause
+                continue
+            if word == "without" and _WITHOUT_CONDITION.match(self.unit_text, t.end):
+                continue  # "without it, the first rung is 4×": a condition
+            if _MISS_CONDITION.match(self.unit_text, t.end):
+                continue  # "a request that can't get capacity is …": the miss, not polarity
+            # ("It's not the case that a long job can never land on on-demand":
+            # the two negations cancel)
+            return not (_NOT_THE_CASE.match(self.unit_text, t.end) and any(
+                o.kind == "neg" and t.end < o.start < position for o in self.tokens))
         return False
 
     def clause_end(self, position: int) -> int:

@@ -174,6 +174,11 @@ EVERY_FAMILY = re.compile(r"\b(?:both|all|every|each|either|any)\s+(?:of\s+the\s
                           # "every GCP machine type on the ladder"
                           r"(?:gcp\s+|gpu\s+)?machine[\s-]types?\s+on\s+the\s+ladder)\b", re.I)
 # "any explicit intent" is the retired explicit-intent rule, not every intent
+# A quantifier over every value of what follows: "whatever width was requested",
+# "regardless of the intent" (a pattern fragment)
+REGARDLESS = r"(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)"
+# A length past which something stops: "flex-start past 168 h" (a pattern fragment)
+PAST = r"(?:past|over|beyond|above|after|longer\s+than|more\s+than)"
 EVERY_INTENT = re.compile(r"\b(?:all|every|each|any)\s+(?:(?:of\s+the|the|our)\s+)?"
                           r"(?:(?!explicit\b|special\b|particular\b|specific\b)(?P<which>\w+)\s+)?"
                           r"(?:plan\s+)?intents?\b", re.I)

@@ -12,6 +12,7 @@ import itertools
 import re
 
 from lint.reading.base import ReaderBase, group_of_intents
+from lint.reading.cues import REGARDLESS
 from lint.reading.sentence import TermTok
 
 # "partition `gpu`", "--partition=gpu", "-p gpu", "(partition: gpu)"
@@ -140,7 +141,7 @@ _CELL_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 # every intent, as a quantifier: "whatever the intent", "regardless of intent"
-_ANY_INTENT = re.compile(r"\b(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)\s+"
+_ANY_INTENT = re.compile(rf"\b{REGARDLESS}\s+"
                          r"(?:(?:the|which|what)\s+)?intents?\b|\b(?:for\s+)?(?:every|each|all|"
                          r"any)\s+(?:of\s+the\s+)?intents?\b", re.I)
 

@@ -14,6 +14,7 @@ from lint.reading.cues import (
     CLASS_WORDS,
     LENGTH_TOPIC,
     MAX_CUE,
+    PAST,
     STRONG_THEN,
 )
 from lint.reading.sentence import TermTok
@@ -258,8 +259,8 @@ _LEADS_THAT_WIDTH = re.compile(r"\blead(?:s|ing)?\s+(?:that|this|the|each|every)
 
 # between a model and the length it is not offered past: "flex-start past 168 h"
 _MODEL_PAST = re.compile(r"[`*_]*\s*(?:rungs?\s+)?(?:(?:is|are)\s+)?"
-                         r"(?:(?:offered|allowed|available|tried)\s+)?(?:for\s+(?:runs?|jobs?|lengths?)\s+)?(?:past|over|beyond|"
-                         r"above|after|longer\s+than|more\s+than)\s+", re.I)
+                         r"(?:(?:offered|allowed|available|tried)\s+)?"
+                         rf"(?:for\s+(?:runs?|jobs?|lengths?)\s+)?{PAST}\s+", re.I)
 
 # widths joined on to the one a fact is stated at: "at width 2 and also at width 1"
 _ALSO_AT = re.compile(r"[`*_]*\s*,?\s*(?:and|or|as\s+well\s+as)\s+(?:also\s+|even\s+)?(?:at|on)\s+"

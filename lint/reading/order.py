@@ -18,6 +18,7 @@ from lint.reading.cues import (
     FILLER,
     IN_ORDER,
     KEY_ORDER,
+    REGARDLESS,
     STRONG_THEN,
     WIDTH_TOPIC,
 )
@@ -128,7 +129,7 @@ def _model_rungs(a: Term, b: Term) -> bool:
 
 
 # a claim said of every request width: "whatever width was requested"
-_ANY_REQUEST = re.compile(r"\b(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)\s+"
+_ANY_REQUEST = re.compile(rf"\b{REGARDLESS}\s+"
                           r"(?:(?:the|which|what)\s+)?(?:width|size|gpu\s+count|number\s+of\s+gpus)"
                           r"(?:\s+(?:was|is|you|it|they|the\s+\w+))?(?:\s+(?:was\s+|were\s+)?"
                           r"(?:requested|asked(?:\s+for)?|ask(?:ed)?\s+for|wanted))?\b", re.I)

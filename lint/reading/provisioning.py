@@ -7,7 +7,7 @@ import itertools
 import re
 
 from lint.reading.base import ReaderBase
-from lint.reading.cues import EVERY_FAMILY, PERMISSION, PRICE, STRONG_THEN
+from lint.reading.cues import EVERY_FAMILY, PAST, PERMISSION, PRICE, STRONG_THEN
 from lint.reading.sentence import TermTok, family_of
 
 # "the same three", "the same models", "the same set": what the item before listed
@@ -78,9 +78,8 @@ def _model_of(t: TermTok) -> str:
     return t.term[1] if t.term[0] == "model" else t.term[1][2]
 
 # a model denied past a length: "no flex-start past 168 h", "never DWS over a week"
-_PAST_A_LENGTH = re.compile(r"[`*_)]*\s*(?:rungs?\s+)?(?:past|over|beyond|above|after|"
-                            r"longer\s+than|more\s+than)\s+(?:\d|a\s+week|seven\s+days|the\s+(?:limit|cap|max))",
-                            re.I)
+_PAST_A_LENGTH = re.compile(rf"[`*_)]*\s*(?:rungs?\s+)?{PAST}\s+(?:\d|a\s+week|seven\s+days|"
+                            r"the\s+(?:limit|cap|max))", re.I)
 
 class ProvisioningReading(ReaderBase):
     # -- provisioning per family --

@@ -162,11 +162,12 @@ class WidthReading(ReaderBase):
             # "A 7B request never goes below two GPUs": the intents with that part
             # of a name (a part no intent has, "a 4x request", names none)
             group = _GROUP_REQUEST.search(self.s.text)
-            which = group and group["which"].lower()
-            named = [n for n in names if which and which in n.lower().split("-")]
-            at = self.s.start + group.start() if group else 0
-            return [Token("intent", name, at, self.s.start + group.end())
-                    for name in named] if group else []
+            if group is None:
+                return []
+            part = group["which"].lower()
+            at, end = self.s.start + group.start(), self.s.start + group.end()
+            return [Token("intent", name, at, end) for name in names
+                    if part in name.lower().split("-")]
         at, end = self.s.start + every.start(), self.s.start + every.end()
         which = (every["which"] or "").lower()
         # "every 7B intent", "all eval intents": the intents whose name has that part
