@@ -98,6 +98,7 @@ _DESCRIBE = {
     "lane-count": lambda p: f"the ladder has {p.args[0]} SLURM lane{'s' if p.args[0] != 1 else ''}",
     "backend-count": lambda p: f"the ladder has {p.args[0]} backend{'s' if p.args[0] != 1 else ''}",
     "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
+    "model-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
     "family-block": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}every "
                                f"{p.args[1]} rung at a width before any {p.args[2]} rung"),
     "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",
@@ -429,6 +430,13 @@ def _family_major(p: Prop, facts: Facts):
     order = " before ".join(facts.family_label(f) for f in facts.families_in_order())
     return len(facts.width_chain()) < 2, f"at one width {order}, width by width " \
         f"({facts.width_label()})", ()
+
+
+def _model_major(p: Prop, facts: Facts):
+    """One provisioning model at every width before another: the ladder walks
+    width by width, every model the job's length allows at one width first."""
+    return len(facts.width_chain()) < 2, f"width by width ({facts.width_label()}), " \
+        f"every provisioning model at one width before the next width", ()
 
 
 def _family_block(p: Prop, facts: Facts):
@@ -985,6 +993,7 @@ _JUDGES = {
     "first-lane": _lane_end, "last-lane": _lane_end,
     "order": _order, "skip": _skip, "preceded-by": _preceded_by, "position": _position,
     "first": _first, "tried": _tried, "dynamic": _dynamic, "family-major": _family_major,
+    "model-major": _model_major,
     "family-block": _family_block,
     "family-widths": _family_widths, "family-max": _family_max,
     "width-families": _width_families,

@@ -70,6 +70,10 @@ def canonical(p: Prop, facts: Facts) -> str:
         families = " then ".join(f"`{facts.family_label(f)}`" for f in facts.families_in_order())
         return (f"At one width the rungs go model by model: {' → '.join(facts.short_order)} "
                 f"for a short job, each on {families} where offered.")
+    if kind == "model-major":
+        return (f"The router walks width by width ({facts.width_label()}): at each width it "
+                f"tries every provisioning model the job's length allows "
+                f"({' → '.join(facts.short_order)} for a short job), then narrows.")
     if kind == "family-major":
         labels = [f"`{facts.family_label(f)}`" for f in facts.families_in_order()]
         return (f"At each width, {' rungs come before '.join(labels)} rungs; then the next "

@@ -3368,6 +3368,23 @@ STRUCTURED = [
     # a comma splice starts a clause of its own
     ("Long jobs never lead with spot: spot isn't dropped, it's just the last GCP choice at "
      "that width.", []),
+    # one provisioning model at every width before the next: the ladder is width-major
+    ("Spot is tried at 8, 4, 2 and 1 GPUs before flex-start is tried at any width.", [1]),
+    ("The walk is provisioning-major: spot at all widths first, then flex-start.", [1]),
+    ("The router exhausts spot across every width before it moves on to flex-start.", [1]),
+    ("At every width, short jobs try SPOT before FLEX_START.", []),
+    ("The router does not exhaust spot across all widths before it tries flex-start.", []),
+    # "not tried until" is "only after"
+    ("campus-a100 is not tried until campus-preempt has waited its full 120 minutes.", [1]),
+    ("On the campus cluster, campus-preempt isn't tried until campus-a100 has waited.", []),
+    ("RunPod is not tried until both SLURM lanes have missed.", []),
+    # no cap on flex-start, however it is said
+    ("Flex-start isn't capped: a job of any length gets DWS rungs.", [1]),
+    ("Every width gets FLEX_START rungs however long the job runs there.", [1]),
+    ("FLEX_START isn't capped at 24 h; it runs up to 168 h.", []),
+    # an intent's walk drawn with bare numbers
+    ("eval-70b walks 8 → 4 → 2 → 1 like the other intents.", [1]),
+    ("capture-7b goes 8 → 4 → 2 → 1.", []),
 ]
 
 

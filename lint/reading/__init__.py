@@ -52,6 +52,7 @@ class Reader(OrderReading, ProvisioningReading, LengthReading, WidthReading, Sca
         self.read_never_tried()
         self.read_dynamic()
         self.read_family_major()
+        self.read_model_major()
         self.read_family_block()
         self.read_after_that()
         self.read_next_on_miss()

@@ -30,7 +30,8 @@ CONTRAST = re.compile(r"^\W*(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|compa
 ANY_LENGTH = re.compile(r"\b(?:regardless\s+of\s+(?:the\s+)?(?:job(?:'s)?\s+)?(?:length|duration|"
                         r"how\s+long)|whatever\s+(?:the|its|their)\s+(?:job(?:'s)?\s+)?(?:length|duration)|"
                         r"no\s+matter\s+how\s+"
-                        r"long|for\s+(?:all|every|any)\s+(?:job\s+)?lengths?)\b", re.I)
+                        r"long|however\s+long|(?:of|at|for)\s+any\s+(?:job\s+)?(?:length|duration)|"
+                        r"for\s+(?:all|every|any)\s+(?:job\s+)?lengths?)\b", re.I)
 DEFINES = re.compile(r"\s+(?:means|is\s+defined\s+as|refers\s+to|stands\s+for)\b", re.I)
 # "short_threshold: 8h": a config-like key reads as its words
 # a config key read as words ("short_threshold_hours: 4"); not an environment

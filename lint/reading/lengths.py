@@ -1299,7 +1299,9 @@ class LengthReading(ReaderBase):
                      not self.negated_before(at), topic="FLEX_START maximum run")
             return
         unlimited = re.search(r"\bno\s+(?:[\w-]+\s+)?(?:maximum|max|limit|cap|ceiling)\b|"
-                              r"\bunlimited\b|"
+                              # "flex-start isn't capped" (but "isn't capped at 24 h" names one)
+                              r"\bunlimited\b|\buncapped\b|"
+                              r"\b(?:is\s+not|are\s+not|isn[’']t|aren[’']t)\s+capped\b(?!\s+(?:at|to)\b)|"
                               r"\bas\s+long\s+as\s+(?:it|they|needed|the\s+job)|\bindefinitely\b",
                               self.s.text, re.I)
         if fl and not durations and ANY_LENGTH.search(self.s.text) and re.search(

@@ -608,12 +608,16 @@ class OrderReading(ReaderBase):
 
     def read_only_after(self) -> None:
         """'RunPod only after GCP is exhausted': everything before it is named."""
-        m = re.search(r"\bonly\s+(?:(?!and\b|but\b|then\b)\w+\s+){0,2}?(?:after\b|"
+        m = re.search(r"\b(?:only\s+(?:(?!and\b|but\b|then\b)\w+\s+){0,2}?(?:after\b|"
                       r"(?:when|once|if)\b(?=[^.;]*(?:\b(?:exhausted|"
                       r"miss|misses|missed|dry|fail|fails|failed|full|busy|unavailable|empty|gone|"
                       r"taken|saturated|out\s+of\s+capacity|run\s+out|none|nothing|declined|"
                       r"refused|rejected|turned\s+(?:it\s+)?down|timed\s+out)\b|"
-                      r"\bno\s+\w+|n't|\bnot\s+(?:free|available))))",
+                      r"\bno\s+\w+|n't|\bnot\s+(?:free|available))))|"
+                      # "campus-a100 is not tried until campus-preempt has waited": the
+                      # same as "only after"
+                      r"(?:(?:is|are)\s+(?:not|never)|isn[’']t|aren[’']t)\s+(?:even\s+)?"
+                      r"(?:tried|used|touched|reached|considered|attempted|queried)\s+until\b)",
                       self.s.text, re.I)
         if not m or self.procedural or not self.s.context:
             return
@@ -651,7 +655,10 @@ class OrderReading(ReaderBase):
         named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
         if not subjects or not named:
             return
-        if lanes and not backends and all(t.term[0] == "lane" for t in named):
+        if lanes and all(t.term[0] == "lane" for t in named) and \
+                (not backends or lanes[-1].start > backends[-1].start):
+            # ("On the campus cluster, campus-a100 … only after …": the lane nearest
+            # the cue is its subject)
             # "| campus-a100 | only after campus-preempt misses |": lane after lane
             for t in named:
                 if t.term != lanes[-1].term:
@@ -779,6 +786,67 @@ class OrderReading(ReaderBase):
         self.add("family-major", (family_of(first.term), family_of(other.term)),
                  min(first.start, other.start), max(first.end, other.end),
                  self.negated_before(at), topic="family order")
+
+    # "tries spot at 8, 4, 2 and 1 GPUs before flex-start", "exhausts SPOT across every
+    # width before FLEX_START": one provisioning model at every width before another
+    _MODEL_ACROSS = re.compile(
+        r"[\s`*_]*(?:rungs?|vms?|capacity|instances?)?\s*(?:\([^)]{0,30}\)\s*)?,?\s*"
+        r"(?:(?:is|are|gets?|being)\s+)?(?:(?:tried|used|walked|attempted|requested)\s+)?(?:"
+        r"(?:at|on|across|over|through)\s+(?:(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?"
+        r"(?:gcp\s+)?widths?|all\s+(?:the\s+)?(?:gcp\s+)?widths?|"
+        r"(?:\d+\s*[×x]?\s*(?:gpus?\s*)?(?:,\s*(?:and\s+|or\s+|then\s+)?|and\s+|or\s+|then\s+|"
+        r"→\s*|->\s*|/\s*)){1,}\d+\s*[×x]?(?:\s*gpus?)?)|all\s+the\s+way\s+down"
+        r"(?:\s+to\s+\d+\s*[×x]?(?:\s*gpus?)?)?)", re.I)
+    _EXHAUSTS = re.compile(r"\bexhausts?\s+(?:\w+\s+){0,2}$|"
+                           r"\b(?:all|every)\s+(?:of\s+the\s+|the\s+)?[`*_]*$", re.I)
+    _ANY_WIDTH_AFTER = re.compile(r"[\s`*_]*(?:rungs?\s+)?(?:at\s+any\s+width|anywhere|at\s+all)\b",
+                                  re.I)
+    _MAJOR_WORD = re.compile(r"\b(?:provisioning|model|tier|spot)[- ]major\b", re.I)
+
+    def read_model_major(self) -> None:
+        """'The router tries spot at 8, 4, 2 and 1 GPUs before it considers flex-start
+        at any width': one provisioning model walked at every width before the next.
+        The ladder is width-major: every model the job's length allows at one width,
+        then the next width."""
+        if not self.s.context or self.procedural:
+            return
+        models = [t for t in self.terms if t.term[0] == "model"]
+        if len({t.term for t in models}) < 2:
+            return
+        word = self._MAJOR_WORD.search(self.s.text)
+        if word:
+            # "the walk is provisioning-major: spot, then flex-start, then on-demand"
+            after = [t for t in models if t.start >= self.s.start + word.end()]
+            if len(after) >= 2 and after[0].term != after[1].term:
+                at = self.s.start + word.start()
+                self.add("model-major", (after[0].term[1], after[1].term[1]), at,
+                         self.s.start + word.end(), self.negated_before(at),
+                         topic="width-major walk")
+            return
+        for a, b in itertools.pairwise(models):
+            if a.term == b.term:
+                continue
+            across = self._MODEL_ACROSS.match(self.unit_text, a.end, b.start)
+            between = self.text(a.end, b.start)
+            if not re.search(r"\b(?:before|ahead\s+of|then|first|prior\s+to|only\s+after|"
+                             r"moves?\s+on\s+to|falls?\s+back\s+to)\b", between, re.I):
+                continue
+            if re.search(r"\bafter\b(?!\s+that)", between, re.I) and \
+                    not re.search(r"\bbefore\b", between, re.I):
+                continue  # "flex-start only after spot …": read below as it is written
+            # the scope must be on the first model (before the order word) and strong:
+            # a list of widths, every width with "exhausts", or "at any width" on the
+            # second ("at every width, spot before flex-start" is per width: true)
+            strong_scope = across and (
+                re.search(r"\d", across.group(0)) or "way down" in across.group(0).lower() or
+                re.search(r"\bacross\b", across.group(0), re.I) or
+                self._EXHAUSTS.search(self.text(self.clause_start(a.start), a.start)) or
+                self._ANY_WIDTH_AFTER.match(self.unit_text, b.end, self.s.end))
+            if not strong_scope:
+                continue
+            self.add("model-major", (a.term[1], b.term[1]), a.start, b.end,
+                     self.negated_before(a.start), topic="width-major walk")
+            return
 
     def read_family_block(self) -> None:
         """'Within a width it walks every A100 rung before it moves on to the H100

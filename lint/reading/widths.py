@@ -80,7 +80,8 @@ _NO_NEED = re.compile(r"\b(?:without\s+(?:\w+\s+){0,2}(?:having|needing)\s+to|no
                      r"(?:never|nobody|no\s+one)\s+(?:has|have|needs?)\s+to)\s+(?:\w+\s+)?$",
                      re.I)
 # an intent's own chain: "The eval-70b ladder is 8 → 4 → 2 → 1"
-_INTENT_CHAIN_OWNER = re.compile(r"\b(?:ladder|chain|walk|widths?|degrad\w*|goes|runs)\b"
+_INTENT_CHAIN_OWNER = re.compile(r"\b(?:ladder|chain|walk(?:s|ed)?|widths?|degrad\w*|goes|go|"
+                                 r"runs|steps?\s+down|falls?\s+back|narrows?)\b"
                                  # ("degrades like any other intent: 8 → 4 → 2 → 1")
                                  r"(?:\s+like\s+(?:any|every|each|all)\s+(?:other\s+)?"
                                  r"(?:intents?|ones?))?"
@@ -670,7 +671,10 @@ class WidthReading(ReaderBase):
                 self._term_width(t) is not None for t in self.terms):
             return  # every shape below needs a number or a width
         bare = _bare_list(self.s.text, self.heading)
-        if self.procedural or not (bare or self._own_width_context()):
+        # "capture-7b goes 8 → 4 → 2 → 1": an intent's walk drawn with arrows
+        intent_walks = bool(self.kinds("intent")) and bool(_INTENT_CHAIN_OWNER.search(
+            self.s.text, 0, next((m.start() for m in ARROW.finditer(self.s.text)), 0)))
+        if self.procedural or not (bare or intent_walks or self._own_width_context()):
             return
         # "widths you can put in a §9 phase: 1, 2, 4, 8 and 16" too
         # ("`width`: must be one of 1, 2, 4, 6, 8": a field's key, then its rule)
@@ -702,9 +706,10 @@ class WidthReading(ReaderBase):
                     ta, tb = ("width", int(a.group(0))), ("width", int(b.group(0)))
                     self.add("skip", (ta, tb), base + a.start(), base + b.end(),
                              topic="width chain")
-        if re.search(r"\bwidths?\b|\bgpus?\b|\bladder\b|\bchain\b|\bdegrad\w*|"
-                     r"(?<![\w.])\d{1,2}\s*[x×](?!\w)",
-                     self.s.text, re.I) and not listed:  # "8x ladder: 8 -> 2 -> 1"
+        if (intent_walks or re.search(r"\bwidths?\b|\bgpus?\b|\bladder\b|\bchain\b|\bdegrad\w*|"
+                                      r"(?<![\w.])\d{1,2}\s*[x×](?!\w)",
+                                      self.s.text, re.I)) and not listed:
+            # "8x ladder: 8 -> 2 -> 1", "eval-70b walks 8 → 4 → 2 → 1"
             # (a number with a unit is a length: "width 1 → 3 h")
             numbers = list(re.finditer(r"(?<![\w.])(\d{1,2})(?![\w×x]|\.\d|\s*(?:h|hrs?|hours?|"
                                        r"min\w*|days?|d|wks?|weeks?|gpu-?h\w*|%)(?!\w))",
