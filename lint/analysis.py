@@ -41,6 +41,8 @@ _ORDINAL_NOUN = re.compile(r"\bthe\s+(first|second|third|fourth|next|last|final)
 
 # a list item that is a case with its verdict, not a rung
 _CASE_ITEM = re.compile(r"(?:→|->|=>|:)\s*[`*_]*(?:APPROVE|REVISE|no\s+[\w-]+\s+finding)\b")
+# an item that opens with a command to type: "`sinfo -p gpu,preempt` to see …"
+_COMMAND_ITEM = re.compile(r"[\s*_]*`[a-z][\w.-]*\s+[^`]*?(?<!\w)--?[a-z]")
 # a fragment that opens with its predicate: "offered on both families", "only on A100"
 _PREDICATE_FIRST = re.compile(r"\W*(?:(?:only|also|never|not)\s+)?(?:offered|available|allowed|"
                               r"used|runs?|supported|on|for)\b", re.I)
@@ -299,6 +301,11 @@ class Engine:
             # item's job is its nested list's)
             parent_request = self._last_request if unit.list_id or (
                 unit.text.rstrip(" *_").endswith(":") or unit.command) else None
+            if unit.table_id and unit.header and _column_names(unit.text):
+                # "| width | length | short/long | leads with | flex-start offered |"
+                # names columns: the rows below state the claims
+                for r in unit_readings:
+                    r.props.clear()
             if unit.table_id and not unit.header and table_header:
                 _negate_dont_column(unit, unit_readings, table_header)
                 if unit_readings and not any(r.props for r in unit_readings):
@@ -881,6 +888,8 @@ class Engine:
                 continue  # "1. Profile on 1 GPU first" is a step of a procedure
             if _CASE_ITEM.search(unit.text):
                 continue  # "2. Width 8, `python run.py` → REVISE": a case, not a rung
+            if _COMMAND_ITEM.match(unit.raw or ""):
+                continue  # "2. `sbatch --gres=gpu:a100:2 job.slurm`": a step to type
             terms = [t for t in reading.terms(r.sentence) if reading.orderable(t.term)]
             if not terms or terms[0].start - r.sentence.start > 40:
                 continue
@@ -1673,6 +1682,14 @@ def _launch_kind(cell: str, width: int) -> str | None:
     if found.unreadable or found.syntax_error:
         return None
     return "parallel" if found.parallel else "serial"
+
+
+def _column_names(header: str) -> bool:
+    """A header row of three or more short cells without numbers: column names."""
+    cells = [c.strip(" *_`") for c in header.split("|")]
+    cells = [c for c in cells if c]
+    return len(cells) >= 3 and all(len(c.split()) <= 4 and not re.search(r"\d", c)
+                                   for c in cells)
 
 
 def _bare_width_cell(cell: str, facts: Facts) -> int | None:

@@ -37,9 +37,12 @@ _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?
                        r"mark)\b|"
                        # "6 GPU-hours (well over 1)"
                        r"[\d.]+\s*\))", re.I)
-_OTHER_CONDITION = re.compile(r"\bno\s+(?:shardable\s+)?(?:axis|shards?)\b|\bunshardable\b|"
-                              r"\bnothing\s+(?:splits|shards)\b|"
-                              r"\bwithout\s+(?:a\s+|an\s+)?(?:shardable\s+)?axis\b|"
+_OTHER_CONDITION = re.compile(r"\bno\s+(?:declared\s+)?(?:shardable[\s_]+)?(?:axis|shards?)\b|"
+                              r"\bunshardable\b|\bnothing\s+(?:splits|shards)\b|"
+                              r"\bwithout\s+(?:a\s+|an\s+)?(?:declared\s+)?(?:shardable[\s_]+)?"
+                              r"axis\b|"
+                              # "the rule needs a declared axis …; without one, …"
+                              r"\bwithout\s+one\b|"
                               r"\bnot\s+shardable|"
                               # a phase already wider than one GPU is not narrow
                               r"\b(?:an?|any|every|each|the)\s+width[- ](?:[2-9]|\d{2})\s+"

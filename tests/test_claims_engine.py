@@ -1994,6 +1994,10 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("**needlessly-narrow**: width 1, a shardable axis with at least 2 shards, and "
      "`gpu_hours` at or above 1.0 -> REVISE. The same phase at 0.5 GPU-hours may stay on "
      "one GPU.", False),
+    # "without one": the case of a phase with no axis
+    ("**Q:** width-1 phase, 12 GPU-hours, no `shardable_axis`. Needlessly narrow?\n\n"
+     "**A:** No. The rule needs a declared axis of size two or more; without one, 12 "
+     "GPU-hours at width 1 is not a needlessly-narrow finding.", False),
     # "not only X but also Y" adds Y; it limits nothing
     ("Not only torchrun / accelerate / deepspeed process counts but also shell fan-out "
      "count as parallel work: `xargs -P 4`, GNU `parallel -j 4`.", False),
@@ -3385,6 +3389,15 @@ STRUCTURED = [
     # an intent's walk drawn with bare numbers
     ("eval-70b walks 8 → 4 → 2 → 1 like the other intents.", [1]),
     ("capture-7b goes 8 → 4 → 2 → 1.", []),
+    # a table's header row of column names states nothing; its rows do
+    ("| width | length | short/long | leads with | flex-start offered |\n|---|---|---|---|---|\n"
+     "| 8 | 2.5 h | short | SPOT | yes |\n| 4 | 5 h | long | FLEX_START | yes |", []),
+    # each length stated right before the width it is at
+    ("An 8-GPU job of one hour becomes a 2 h job at 4× and an 8 h job at 1×.", []),
+    ("An 8-GPU job of one hour becomes a 4 h job at 4× and an 8 h job at 1×.", [1]),
+    # a numbered step that opens with a command is a step to type, not a rung
+    ("1. `sinfo -p gpu,preempt` to see free A100s.\n"
+     "2. `sbatch --gres=gpu:a100:2 job.slurm` and note the job id.", []),
 ]
 
 

@@ -266,6 +266,13 @@ _MODEL_PAST = re.compile(r"[`*_]*\s*(?:rungs?\s+)?(?:(?:is|are)\s+)?"
 _ALSO_AT = re.compile(r"[`*_]*\s*,?\s*(?:and|or|as\s+well\s+as)\s+(?:also\s+|even\s+)?(?:at|on)\s+"
                       r"(?:width\s+)?[`*_]*", re.I)
 
+# between a derived fact and the width it is stated for: "long at 1x", "leads there
+# on 2x", "becomes a 2 h job at 4× and an 8 h job at 1×"
+_STATED_AT = re.compile(r"[`*_]*(?:[\s-]+(?:long\s+)?(?:job|run|phase|one|task)s?)?"
+                        r"\s+(?:(?:leads?|goes\s+first|comes\s+first|is\s+first|"
+                        r"first)\s+)?(?:there\s+)?(?:at|on)\s+(?:the\s+)?", re.I)
+
+
 class LengthReading(ReaderBase):
     # -- length classes, thresholds, leads ---------------------------------------------------------
 
@@ -880,9 +887,7 @@ class LengthReading(ReaderBase):
                     return self._term_width(before[-1])  # type: ignore[return-value]
             nxt = next((w for w in widths if w.start >= end), None)
             if nxt is not None and nxt is not request and \
-                    re.fullmatch(r"[`*_]*\s+(?:(?:leads?|goes\s+first|comes\s+first|is\s+first|"
-                                 r"first)\s+)?(?:there\s+)?(?:at|on)\s+(?:the\s+)?",
-                                 self.text(end, nxt.start)):
+                    _STATED_AT.fullmatch(self.text(end, nxt.start)):
                 return self._term_width(nxt)  # type: ignore[return-value]
             named = [w for w in widths if w is not request and w.start < start]
             if not named:
@@ -989,7 +994,10 @@ class LengthReading(ReaderBase):
                     re.match(r"[\s-]*(?:long\s+)?one\b", self.unit_text[d2.end:d2.end + 12],
                              re.I):
                 break  # "…, but a 30-minute one is not": another job, not this one's length
-            if later and d2.start > later[0].start:
+            if later and (d2.start > later[0].start or any(
+                    w is not request and d2.start > request.end and
+                    _STATED_AT.fullmatch(self.text(d2.end, w.start)) for w in later[:1])):
+                # (a length after its width, or right before it: "a 2 h job at 4×")
                 at = at_width(d2.start, d2.end)
                 if at == width0 and d2.value != d.value and re.search(
                         r"\b(?:whereas|while|but|unlike|compared|versus|vs\.?)\b",
