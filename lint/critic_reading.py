@@ -557,8 +557,9 @@ _NEW_SUBJECT = re.compile(r"\b(?:and|but)\s+(?:a|an|the|every|each|any|such)\s+"
 _CASE_WIDTH = re.compile(r"\bwidth[\s:=-]*(\d{1,2})\b", re.I)
 _CASE_HOURS = re.compile(r"(?:\bgpu[_ -]?hours\s*[:=]?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*"
                          r"gpu[- ]?h(?:ours?|rs?)?\b)", re.I)
-_CASE_AXIS = re.compile(r"\baxis(?:\s+of)?(?:\s+size)?\s*[:=]?\s*(\d{1,4})\b|"
-                        r"\bsize\s*[:=]\s*(\d{1,4})\b", re.I)
+# ("axis size ≥ 2": a phase with the smallest such axis)
+_CASE_AXIS = re.compile(r"\baxis(?:\s+of)?(?:\s+size)?\s*[:=]?\s*(?:≥|>=|(?:of\s+)?at\s+least)?\s*"
+                        r"(\d{1,4})\b|\bsize\s*[:=]\s*(\d{1,4})\b", re.I)
 # (the word only, without the "d" of "REVISEd": the part a fix replaces)
 _CASE_VERDICT = re.compile(r"\b(?-i:(APPROVE|REVISE))(?=[dDsS]?\b)|\b(passes|is\s+approved|"
                            r"is\s+fine|(?:is|gets)\s+flagged|is\s+sent\s+back)\b", re.I)
@@ -877,6 +878,8 @@ _BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s
                    # "the launch fills all four GPUs"
                    rf"\b(?:fills?|filling|occupies|uses)\s+(?:all\s+)?{_COUNT}\s+(?:of\s+the\s+)?"
                    r"gpus?\b|"
+                   # "treat it as 4-way parallel", "is 4-way parallel work"
+                   rf"\b(?:as|is|are|counts?\s+as)\s+(?:an?\s+)?{_COUNT}[- ]way\s+parallel\b|"
                    # "`torchrun train.py`: one process", "spawns 4 processes" (not
                    # "one process per GPU": that counts the GPUs)
                    rf"(?:^|[:—–]\s*(?:[^,.;:`]{{1,20}},\s*)?|"

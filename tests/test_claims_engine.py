@@ -1994,6 +1994,21 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     ("**needlessly-narrow**: width 1, a shardable axis with at least 2 shards, and "
      "`gpu_hours` at or above 1.0 -> REVISE. The same phase at 0.5 GPU-hours may stay on "
      "one GPU.", False),
+    # a table of GPU-hours and verdicts, the width and axis fixed by its header
+    ("| gpu_hours at width 1 (axis size ≥ 2) | verdict |\n| --- | --- |\n| 0.5 | APPROVE |\n"
+     "| 1.0 | APPROVE |", True),
+    ("| gpu_hours at width 1 (axis size ≥ 2) | verdict |\n| --- | --- |\n| 0.5 | APPROVE |\n"
+     "| 1.0 | REVISE |", False),
+    # a case wrapped over two lines is one sentence
+    ("Example: a width-1 prefix scan with `shardable_axis: {name: prefix, size: 600}` and\n"
+     "`gpu_hours: 0.5` should be REVISEd.", True),
+    ("Example: a width-1 prefix scan with `shardable_axis: {name: prefix, size: 600}` and\n"
+     "`gpu_hours: 0.5` should be APPROVEd.", False),
+    # a shell loop is one sentence, semicolons and all, and "N-way parallel" counts it
+    ("- `for i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python x.py --shard $i; done`\n"
+     "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", True),
+    ("- `for i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python x.py --shard $i & done; wait`\n"
+     "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", False),
     # "without one": the case of a phase with no axis
     ("**Q:** width-1 phase, 12 GPU-hours, no `shardable_axis`. Needlessly narrow?\n\n"
      "**A:** No. The rule needs a declared axis of size two or more; without one, 12 "

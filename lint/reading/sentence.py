@@ -46,6 +46,10 @@ _LABELLED = re.compile(r"[ \t]*[`*_]*\w[\w'’-]*(?:[ \t]+[\w'’-]+){0,3}(?:[ \
                        r"[`*_]*[ \t]*:[ \t]+\S")
 
 
+# a line that stops mid-sentence: the next line goes on with it
+_WRAPPED = re.compile(r"(?:,|\b(?:and|or|with|of|to|the|a|an|but|at|on|for|is|are))$", re.I)
+
+
 def _setting_breaks(text: str) -> list[re.Match[str]]:
     """Line breaks before a `key: value` line that starts a setting of its own:
     after a line that ends a sentence or a lead-in, after another setting, or
@@ -64,6 +68,8 @@ def _setting_breaks(text: str) -> list[re.Match[str]]:
                 out.append(m)
             continue
         key = line.group(0).split(":")[0].split("=")[0]
+        if _WRAPPED.search(previous):
+            continue  # "… with `shardable_axis: {…}` and" over "`gpu_hours: 0.5` should …"
         if previous.endswith((":", ".", "!", "?", ")")) or SETTING_LINE.match(previous) or \
                 re.search(r"[_*{}/-]", key.strip(" `*")) or (
                     _LABEL_LINE.match(previous) and key.strip(" `*")[:1].isupper() and
@@ -84,6 +90,9 @@ def _open_aside(text: str, start: int, at: int) -> bool:
     return text.find(")", at, line_end if line_end >= 0 else len(text)) >= 0
 
 
+_SHELL_SEMICOLON = re.compile(r";\s*(?:do|done|then|fi|else|elif|wait|esac)\b")
+
+
 def split_sentences(text: str) -> Iterator[tuple[int, int]]:
     quotes = [(q.start(), q.end()) for q in QUOTED.finditer(text) if re.search(r"\s", q.group(0))]
     start = 0
@@ -100,8 +109,11 @@ def split_sentences(text: str) -> Iterator[tuple[int, int]]:
             continue
         if any(a < m.start() < b - 1 for a, b in quotes):
             continue  # a quoted statement is one mention, semicolons and all
-        if text[m.start()] == ";" and _open_aside(text, start, m.start()):
-            continue  # "(short_threshold_hours; exactly 4 h is long)": one aside
+        if text[m.start()] == ";" and (_open_aside(text, start, m.start()) or
+                                       _SHELL_SEMICOLON.match(text, m.start())):
+            # "(short_threshold_hours; exactly 4 h is long)": one aside; "for i in 0 1;
+            # do … &; done": one shell loop
+            continue
         if text[max(0, m.start() - 2):m.end()] == "..." and \
                 re.match(r"[`*_]?\s+[a-z]", text[m.end():m.end() + 4]):
             continue  # "`parallel -j 8 ...` launches are …": an elided command, not an end
