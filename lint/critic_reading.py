@@ -446,8 +446,13 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         # gives that whole launch is its claim, not a claim about its launcher
         spans = [(s.start + m.start(), s.start + m.end()) for launch in counted
                  for m in re.finditer(re.escape(launch), reader.unit_text[s.start:s.end])]
+        # ("…, and a bare `srun python x.py` is one task, so it isn't parallel work":
+        # a parallel cue after the counted launch is said of it, not of a launcher
+        # named earlier)
+        after = [(lo, hi) for lo, hi in spans if _parallel_claim(reader, hi) >= hi]
         props = [p for p in props if p.kind != "parallel" or
-                 not any(lo <= p.start < hi for lo, hi in spans)]
+                 (not any(lo <= p.start < hi for lo, hi in spans) and
+                 not any(p.start < lo for lo, _ in after))]
     props += busy
     props += _phase_case(reader)
     if not props:
@@ -883,9 +888,9 @@ _BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s
                    # "`torchrun train.py`: one process", "spawns 4 processes" (not
                    # "one process per GPU": that counts the GPUs)
                    rf"(?:^|[:—–]\s*(?:[^,.;:`]{{1,20}},\s*)?|"
-                   r"\b(?:runs?|starts?|spawns?|launch(?:es)?|is)\s+"
+                   r"\b(?:runs?|starts?|spawns?|launch(?:es)?|is|in)\s+"
                    rf"(?:only\s+|just\s+)?)(one|a\s+single|{_COUNT[1:-1]})\s+(?:worker\s+)?"
-                   r"process(?:es)?\b(?!\s+(?:per|for\s+each|each|on\s+each)\b)", re.I)
+                   r"(?:process(?:es)?|tasks?)\b(?!\s+(?:per|for\s+each|each|on\s+each)\b)", re.I)
 
 
 def _busy_count(reader: Reader, unit: Unit) -> list[Prop]:
@@ -933,8 +938,13 @@ def _counted_by_critic(busy: Prop) -> bool:
 
 def _launches_in(unit: Unit, text: str) -> list[str]:
     """The unit's code spans that are whole launches and are written in `text`."""
-    return [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
-            if m.group(1) in text and _is_launch(m.group(1))]
+    spans = [m.group(1) for m in _CODE_SPAN.finditer(unit.raw or "")
+             if m.group(1) in text and _is_launch(m.group(1))]
+    # (a shorter launch found only inside a longer one is written in another sentence:
+    # "`python gen.py --num-shards {width}` fills …. Add a shard id (`python gen.py
+    # --num-shards {width} --shard-id 0`) …")
+    return [span for span in spans if text.count(span) > sum(
+        text.count(longer) for longer in set(spans) if span in longer and longer != span)]
 
 
 def _busy_number(busy: re.Match[str] | None) -> tuple[int, int] | None:
@@ -955,6 +965,12 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
         return []
     spans = [span for span in _launches_in(unit, raw) if raw.index(span) < busy.start()]
     counted = _busy_number(busy)
+    if len(set(spans)) > 1:
+        # "…, `srun --ntasks=1 torchrun …` counts as 8, and a bare `srun python x.py`
+        # is one task": the launch the count follows right after
+        nearest = max(spans, key=lambda span: raw.rindex(span, 0, busy.start()))
+        gap = raw[raw.rindex(nearest, 0, busy.start()) + len(nearest):busy.start()]
+        spans = [nearest] if re.fullmatch(r"[\s`*_)]*(?:\w+\s*){0,2}", gap) else spans
     if len(set(spans)) != 1 or counted is None:
         return []
     group, count = counted

@@ -2009,6 +2009,14 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", True),
     ("- `for i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python x.py --shard $i & done; wait`\n"
      "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", False),
+    # a count given to the launch right before it, not to a shorter one named earlier
+    ("`python gen.py --num-shards {width}` fills the phase. Add a shard id (`python gen.py "
+     "--num-shards {width} --shard-id 0`) and it is one shard in one process, not parallel "
+     "work: at width 4 that launch is REVISEd.", False),
+    ("`srun --ntasks=1 torchrun --nproc_per_node=8 train.py` counts as 8, and a bare "
+     "`srun python x.py` is one task, so at width 4 it isn't parallel work.", False),
+    ("`srun --ntasks=1 torchrun --nproc_per_node=8 train.py` counts as 8, and a bare "
+     "`srun python x.py` is four tasks, so at width 4 it is parallel work.", True),
     # "without one": the case of a phase with no axis
     ("**Q:** width-1 phase, 12 GPU-hours, no `shardable_axis`. Needlessly narrow?\n\n"
      "**A:** No. The rule needs a declared axis of size two or more; without one, 12 "
@@ -3404,6 +3412,9 @@ STRUCTURED = [
     # an intent's walk drawn with bare numbers
     ("eval-70b walks 8 → 4 → 2 → 1 like the other intents.", [1]),
     ("capture-7b goes 8 → 4 → 2 → 1.", []),
+    # a negated clause after ", and" has its own subject: not the cue's object
+    ("The campus lanes are never tried before the narrowest GCP rung has missed, and the "
+     "paid cloud isn't touched unless every GCP and SLURM rung has missed too.", []),
     # a table's header row of column names states nothing; its rows do
     ("| width | length | short/long | leads with | flex-start offered |\n|---|---|---|---|---|\n"
      "| 8 | 2.5 h | short | SPOT | yes |\n| 4 | 5 h | long | FLEX_START | yes |", []),

@@ -38,7 +38,8 @@ _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only
                             r"(?:is|are|have|has)(?!\s+(?:all\s+)?(?:exhausted|full|dry|out|busy|"
                             r"unavailable|sold|gone|taken|empty|missed|failed|been))|"
                             r"goes|go|gets?|sits?|follows?|runs?|takes?|waits?|stays?|must|should|"
-                            r"will|can|may)\b", re.I)
+                            r"will|can|may|never|isn[’']t|aren[’']t|doesn[’']t|does\s+not|"
+                            r"won[’']t|can[’']t|cannot)\b", re.I)
 
 _OPENS_CLAUSE = re.compile(r"[\s*_`,]*(?:so|and|but|then|thus|hence)\b[\s,]*", re.I)
 # every wording of _NOT_TRIED and _NEVER_USES holds one of these
