@@ -1319,9 +1319,11 @@ def _measure(half: str) -> tuple[float, float]:
 # Floors a little under what bench/claims_accuracy.py measures today: a change
 # that loses accuracy fails here. The test half was never tuned on. Each half
 # holds files written at different times by writers who never saw the engine
-# (dev25–dev27 and test8 came last; dev26, structured text, read 38% fresh).
+# (dev25–dev27 and test8 came last; dev26, structured text, read 38% fresh; test39,
+# true statements built on negation and boundaries, left 75% unflagged fresh and put
+# the test half at 94.98%, so its floor is 0.94).
 @pytest.mark.parametrize(("half", "recall_floor", "clean_floor"),
-                         [("dev", 0.88, 0.98), ("test", 0.78, 0.95)])
+                         [("dev", 0.88, 0.98), ("test", 0.78, 0.94)])
 def test_corpus_accuracy_stays_above_its_floor(half: str, recall_floor: float,
                                                 clean_floor: float) -> None:
     recall, clean = _measure(half)
