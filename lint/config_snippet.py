@@ -115,7 +115,8 @@ class _Walker:
         if line is None or not 1 <= line <= len(self.lines):
             return
         source = self.lines[line - 1]
-        start, end = _value_span(source, path[-1] if path else "", value)
+        start, end = _value_span(source, path[-1] if path else "", value,
+                                 _parents_end(source, path[:-1]))
         if fix and '"' in source[start:end] and fix.startswith("["):
             # TOML, JSON and Python need their strings quoted
             fix = "[" + ", ".join(item if re.fullmatch(r"-?[\d.]+", item) else f'"{item}"'
@@ -258,15 +259,29 @@ def _backend(value: Any) -> str | None:
 _ASSIGNED = r"\s*(?::\s*[\w\[\], |.]+?\s*)?=\s*"
 
 
-def _value_span(source: str, key: Any, value: Any) -> tuple[int, int]:
-    """Where the value is written on its line: after `key:`, else the line's text."""
+def _parents_end(source: str, parents: tuple) -> int:
+    """Where the last of the value's parent keys written on its line ends: in
+    `{"eval-70b": {"min_width": 2}, "eval-7b": {"min_width": 2}}` eval-7b's
+    `min_width` is the one after `"eval-7b"`."""
+    at = 0
+    for key in parents:
+        if isinstance(key, str):
+            m = re.compile(rf"(?<![\w-]){re.escape(key)}[\"']?\s*[:=]", re.I).search(source, at)
+            if m:
+                at = m.end()
+    return at
+
+
+def _value_span(source: str, key: Any, value: Any, since: int = 0) -> tuple[int, int]:
+    """Where the value is written on its line: after `key:` (the first one from
+    `since`), else the line's text."""
     after = 0
     if isinstance(key, str):
         # `key: v`, JSON's `"key": v`, TOML's `key = v`; an alias or a constant's
         # capitals (`SHORT_HOURS = 6`) are found as the line's own key
         written = rf"(?<![\w-]){re.escape(key)}[\"']?"
-        m = re.search(rf"{written}{_ASSIGNED}", source, re.I) or \
-            re.search(rf"{written}\s*:\s*", source, re.I) or \
+        m = re.compile(rf"{written}{_ASSIGNED}", re.I).search(source, since) or \
+            re.compile(rf"{written}\s*:\s*", re.I).search(source, since) or \
             re.match(rf"\s*(?:export\s+)?[\w.\"'-]+(?:{_ASSIGNED}|\s*:\s*)", source)
         if m:
             after = m.end()

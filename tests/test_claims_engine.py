@@ -1202,6 +1202,9 @@ DATA_LINES = [
     ("```yaml\nflex_start:\n  max_hours: 336   # two weeks\n```", (3, 7),
      "max_hours: 168"),
     ("```json\n{\"flex_start\": {\"max_hours\": 336}}\n```", (2, 22), None),
+    # one key under two parents on one line: the finding is at the one under its parent
+    ("```json\n{\"eval-70b\": {\"min_width\": 2}, \"eval-7b\": {\"min_width\": 2}}\n```",
+     (2, 57), '{"eval-70b": {"min_width": 2}, "eval-7b": {"min_width": 1}}'),
     ("```toml\n[length]\nshort_below_hours = 6\n```", (3, 13), "short_below_hours = 4"),
     # an indented code block states settings too
     ("Cheat sheet:\n\n    FLEX_START: max 24 h per machine\n    SPOT: no max", (3, 17),
