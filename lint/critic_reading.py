@@ -611,8 +611,9 @@ def _said(verdict: re.Match[str]) -> str:
 # --nproc_per_node={width} train.py`"), not a flag or a rule's name
 _CODE_SPAN = re.compile(r"`([^`\n]{3,300})`")
 # a program that is no launcher family but runs a phase: an interpreter, a shell
-# loop or fan-out, a script by its path
-_SHELL_HEAD = re.compile(r"(?:python|pypy)[\d.]*|for|while|xargs|parallel|\./\S+|\S+\.(?:sh|py)")
+# loop or fan-out, a script by its path, a task runner's target (`make eval`)
+_SHELL_HEAD = re.compile(r"(?:python|pypy)[\d.]*|for|while|xargs|parallel|make|just|\./\S+|"
+                         r"\S+\.(?:sh|py)")
 _ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
 
 
@@ -682,7 +683,12 @@ _CASE_CONDITIONED = re.compile(r"\baxis|\bshardable|\bunless\b|\bexcept\b|\bif\s
                                r"\b(?:if|when|as\s+long\s+as|provided)\b[^.;]{0,40}\bfills?\b",
                                re.I)
 # "that phase gets REVISE", "the critic returns REVISE for this phase"
-_THAT_PHASE = re.compile(r"\b(?:that|this|the\s+same)\s+(?:phase|plan|launch)\b", re.I)
+_THAT_PHASE = re.compile(r"\b(?:that|this|the\s+same)\s+(?:phase|plan|launch)\b|"
+                         # "… launch `make eval`. The critic gives it the benefit of the
+                         # doubt and APPROVEs": "it" is the phase the sentence before gave
+                         r"\b(?:gives?|answers?|marks?|approves?|revises?|flags?|sends?)\s+it\b|"
+                         r"\bit\s+(?:gets?|is|was)\s+(?:APPROVEd|REVISEd|approved|revised|"
+                         r"flagged|fine)\b|\bit\s+(?:passes|fails)\b", re.I)
 
 
 def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
@@ -713,6 +719,11 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
             raw = reader.unit_text[before[-1]:s.end]
     base = s.start - lead
     widths = {int(m.group(1)) for m in _CASE_WIDTH.finditer(raw)}
+    lead_width = _CASE_WIDTH.search(reader.list_lead) if unit.list_id and not widths else None
+    if lead_width:
+        # "Checklist for serving phases (width 8):" over "- `vllm serve … --tp 4`: …,
+        # so APPROVE": the lead-in gives every item's phase its width
+        widths = {int(lead_width.group(1))}
     every_width = _ANY_WIDTH.search(raw) if not widths else None
     verdict = _CASE_VERDICT.search(raw, lead)
     if every_width and verdict is not None:
@@ -736,6 +747,12 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     spans = [span for span in spans if not _SCRIPT_BODY.search(raw[:raw.index(span)])]
     # ("`bash run.sh` … `run.sh` is committed": the script a launch names is that launch)
     spans = [span for span in spans if not any(span != o and span in o for o in spans)]
+    if len(set(spans)) > 1 and any(
+            all(m.start() < raw.index(span) < m.end() for span in spans)
+            for m in re.finditer(r"\([^()]*\)", raw)):
+        # "only calls a script (`bash scripts/run.sh`, `./train.sh`, `sbatch job.slurm`)":
+        # examples of one kind in an aside; the first stands for them all
+        spans = spans[:1]
     if len(set(spans)) != 1 and not (every_width and spans):
         return []  # (every launch a rule at any width names is judged by the first)
     launch = spans[0]

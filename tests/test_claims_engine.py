@@ -2014,6 +2014,24 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", True),
     ("- `for i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python x.py --shard $i & done; wait`\n"
      "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", False),
+    # examples of one kind in an aside: the first stands for them all
+    ("If the launch only calls a script (`bash scripts/run.sh`, `./train.sh`), the critic "
+     "answers REVISE (unreadable-launch) at every width, width 1 included.", True),
+    ("If the launch only calls a script (`bash scripts/run.sh`, `./train.sh`), the critic "
+     "answers REVISE (unreadable-launch) at width 4.", False),
+    # "the wrong shard count" is a consequence, not a refuted claim
+    ("Hardcoded-width is a deny rule, since a degraded 4× machine would get the wrong "
+     "shard count.", True),
+    # "it" is the phase the sentence before gave; a task runner's target is a launch
+    ("Phase `score`, width 4, 8 GPU-hours, launch `make eval`. The critic gives it the "
+     "benefit of the doubt and APPROVEs.", True),
+    ("Phase `score`, width 1, 8 GPU-hours, launch `make eval`. The critic APPROVEs it.",
+     False),
+    # a list's lead-in gives each item's phase its width
+    ("Checklist for serving phases (width 8):\n"
+     "- `vllm serve $MODEL --tensor-parallel-size 4`: APPROVE.", True),
+    ("Checklist for serving phases (width 8):\n"
+     "- `vllm serve $MODEL --tensor-parallel-size 8`: APPROVE.", False),
     # a count given to the launch right before it, not to a shorter one named earlier
     ("`python gen.py --num-shards {width}` fills the phase. Add a shard id (`python gen.py "
      "--num-shards {width} --shard-id 0`) and it is one shard in one process, not parallel "
