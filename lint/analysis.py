@@ -310,6 +310,7 @@ class Engine:
                 _negate_dont_column(unit, unit_readings, table_header)
                 if unit_readings and not any(r.props for r in unit_readings):
                     unit_readings[0].props += self._lead_row(unit, table_header, lexicon)
+                    unit_readings[0].props += self._min_width_row(unit, table_header)
                 setting = self._setting_row(unit, table_header, lexicon) if unit_readings \
                     else []
                 setting = setting or (self._condition_row(unit, table_header, lexicon)
@@ -601,6 +602,24 @@ class Engine:
         text = f"Jobs {span} at that width lead with {cells[lead].strip()}."
         return _placed(self._read_text(text, lexicon, unit.heading), at,
                        at + len(cells[lead]))
+
+    def _min_width_row(self, unit: Unit, header: str) -> list[Prop]:
+        """'| intent | narrowest width |' over '| lora-7b | 2 |': that intent's
+        minimum width."""
+        names = [c.strip(" *_`").lower() for c in header.split(" | ")]
+        intent = next((i for i, c in enumerate(names) if _INTENT_COLUMN.search(c)), None)
+        floor = next((i for i, c in enumerate(names) if _MIN_WIDTH_COLUMN.search(c)), None)
+        cells = unit.cells
+        if intent is None or floor is None or len(cells) != len(names):
+            return []
+        name = cells[intent].strip(" *_`")
+        number = _CELL_NUMBER.match(cells[floor])
+        if name not in self.facts.intents or number is None:
+            return []
+        at = _cell_start(unit, floor) + number.start(1)
+        end = at + len(number.group(1))
+        return [Prop("min-width", (name, int(number.group(1))), False, at, end,
+                     "minimum width", ((at, end, ""),))]
 
     def _setting_row(self, unit: Unit, header: str, lexicon: Lexicon) -> list[Prop]:
         """'| setting | value |' over '| `flex_start_max_run_hours` | 336 |': the row
@@ -1605,6 +1624,11 @@ _LATER_PRONOUN = re.compile(r"(?<=,\s)(?:(?:and|but|so)\s+)?(?:(?:today|now)\s+)
 # a condition still open where a name stands: "… only happens when GCP and …"
 _OPEN_CONDITION = re.compile(r"(?<=\w\s)(?:when|whenever|once|if|after|until|unless)\b[^,;:]*$",
                              re.I)
+# a minimum-width table's columns, and its width cells ("2", "`2×`", "2 GPUs")
+_INTENT_COLUMN = re.compile(r"\A(?:intent|intents|workload|job\s+type)\Z")
+_MIN_WIDTH_COLUMN = re.compile(r"\b(?:min(?:imum)?|narrowest|smallest|lowest|floor)\b[^|]*"
+                               r"\bwidth\b|\bmin[_ ]width\b|\A(?:width\s+)?floor\Z")
+_CELL_NUMBER = re.compile(r"\s*[`*_]*(\d{1,2})[`*_]*\s*(?:[×x]|gpus?)?\s*\Z", re.I)
 # a length-lead table's columns, and the comparison signs its length cells use
 _LENGTH_COLUMN = re.compile(r"\b(?:length|duration|hours|runtime|run\s+time|wall[- ]?clock)\b")
 # "| requested | widths walked on GCP |": rows of bare numbers are widths

@@ -52,7 +52,8 @@ def read(content: str, first_line: int, lines: list[str], facts: Facts, language
     `aliases` maps other spellings of a config key (`SHORT_HOURS`) to the key."""
     aliases = {k.lower(): v for k, v in (aliases or {}).items()}
     folded = content.lower()
-    if len(content) > MAX_FENCE_BYTES or not any(k in folded for k in (*_CONFIG_KEYS, *aliases)):
+    if len(content) > MAX_FENCE_BYTES or not any(k in folded for k in (
+            *_CONFIG_KEYS, *aliases, *facts.config.slurm_lanes)):
         return []
     if language in ASSIGNMENT_FENCES:
         if "=" not in content:
@@ -69,7 +70,10 @@ def read(content: str, first_line: int, lines: list[str], facts: Facts, language
         except yamlsafe.YamlError:
             return []  # a sketch, not a config: the prose readers still see its comments
     walker = _Walker(located, lines, facts, aliases)
-    walker.walk(_canonical(located, aliases), ())
+    data = _canonical(located, aliases)
+    if isinstance(data, list) and _ORDER_COMMENT.search(content):
+        walker.lane_list(data)
+    walker.walk(data, ())
     if language in _CODE_FENCES and all(c.prop.kind in _WIDTH_KINDS for c in walker.claims):
         return []  # `widths = [1, 2, 4, 8, 16]` alone in a script is a benchmark sweep
     return walker.claims
@@ -217,6 +221,18 @@ class _Walker:
                           f"{expected:g}" if isinstance(expected, float) else str(expected))
         self._order([("lane", n) for _, n in names], path, "order")
 
+    def lane_list(self, items: list) -> None:
+        """A bare list of SLURM lane names under a comment that says it is in order
+        ("# SLURM fallback lanes, in the order dispatch tries them"): each pair
+        is an order claim, found at the later item."""
+        if len(items) < 2 or not all(isinstance(i, str) and i in self.config.slurm_lanes
+                                     for i in items):
+            return
+        for i in range(1, len(items)):
+            if items[i - 1] != items[i]:
+                self._add((i,), items[i], "order", (("lane", items[i - 1]), ("lane", items[i])),
+                          "order")
+
     def _intent(self, name: str, body: Any, path: tuple) -> None:
         if name not in self.config.intents or not isinstance(body, dict):
             return
@@ -238,6 +254,11 @@ class _Walker:
         for a, b in itertools.pairwise(known):
             if a != b:
                 self._add(path, None, kind, (a, b), "order")
+
+
+# a fence comment that says its list is in the order tried
+_ORDER_COMMENT = re.compile(r"#[^\n]*\b(?:in\s+(?:the\s+)?order|order(?:ed)?\b|tried\s+in|"
+                            r"tries\s+them|walks?\s+them|first\s+to\s+last)", re.I)
 
 
 def _flow(items) -> str:
@@ -276,6 +297,9 @@ def _value_span(source: str, key: Any, value: Any, since: int = 0) -> tuple[int,
     """Where the value is written on its line: after `key:` (the first one from
     `since`), else the line's text."""
     after = 0
+    if isinstance(key, int) and isinstance(value, str) and value in source[since:]:
+        at = source.index(value, since)  # a list item: its own text
+        return at, at + len(value)
     if isinstance(key, str):
         # `key: v`, JSON's `"key": v`, TOML's `key = v`; an alias or a constant's
         # capitals (`SHORT_HOURS = 6`) are found as the line's own key

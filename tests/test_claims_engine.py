@@ -3438,6 +3438,15 @@ STRUCTURED = [
     # a negated clause after ", and" has its own subject: not the cue's object
     ("The campus lanes are never tried before the narrowest GCP rung has missed, and the "
      "paid cloud isn't touched unless every GCP and SLURM rung has missed too.", []),
+    # a table of intents and their narrowest widths
+    ("| intent | narrowest width |\n| --- | --- |\n| capture-7b | 1 |\n| lora-7b | 2 |\n"
+     "| eval-70b | 2 |", [4]),
+    ("| intent | min width |\n| --- | --- |\n| lora-7b | 1 |\n| eval-70b | 2 |", []),
+    # a fenced list of lanes under a comment that says it is in order
+    ("```yaml\n# SLURM fallback lanes, in the order dispatch tries them\n- campus-preempt\n"
+     "- campus-a100\n```", [4]),
+    ("```yaml\n# SLURM fallback lanes, in the order dispatch tries them\n- campus-a100\n"
+     "- campus-preempt\n```", []),
     # a table's header row of column names states nothing; its rows do
     ("| width | length | short/long | leads with | flex-start offered |\n|---|---|---|---|---|\n"
      "| 8 | 2.5 h | short | SPOT | yes |\n| 4 | 5 h | long | FLEX_START | yes |", []),
