@@ -3438,6 +3438,10 @@ STRUCTURED = [
     # a negated clause after ", and" has its own subject: not the cue's object
     ("The campus lanes are never tried before the narrowest GCP rung has missed, and the "
      "paid cloud isn't touched unless every GCP and SLURM rung has missed too.", []),
+    # "bump you up to 4×" widens the request
+    ("**A:** the router will bump you up to a 4× machine if one is free, and only then "
+     "fall back to a single GPU.", [1]),
+    ("The router never bumps you up to a 4× machine when 2× is full.", []),
     # a table of intents and their narrowest widths
     ("| intent | narrowest width |\n| --- | --- |\n| capture-7b | 1 |\n| lora-7b | 2 |\n"
      "| eval-70b | 2 |", [4]),
