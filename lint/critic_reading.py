@@ -849,8 +849,14 @@ def _launch_row(reader: Reader, raw: str) -> list[Prop]:
                                     None), False, at, end, "critic verdict", fix)]
 
 
+# "below the default widening threshold of 1.0 GPU-hour": the threshold, not an amount
+_NAMES_THRESHOLD = re.compile(r"\bthreshold\s*(?:\(|of|at|is|=|:)?\s*(?:about\s+)?$", re.I)
+
+
 def _case_line(raw: str) -> tuple[int, float, int, re.Match[str]] | None:
-    width, hours = _CASE_WIDTH.search(raw), _CASE_HOURS.search(raw)
+    width = _CASE_WIDTH.search(raw)
+    hours = next((m for m in _CASE_HOURS.finditer(raw)
+                  if not _NAMES_THRESHOLD.search(raw, 0, m.start())), None)
     axis, verdict = _CASE_AXIS.search(raw), _CASE_VERDICT.search(raw)
     if not (width and hours and axis and verdict) or verdict.start() < max(
             width.end(), hours.end(), axis.end()):

@@ -2014,6 +2014,13 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", True),
     ("- `for i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python x.py --shard $i & done; wait`\n"
      "  runs four shards, one per GPU, so treat it as 4-way parallel at width 4.", False),
+    # "the threshold of 1.0 GPU-hour" names the threshold, not the case's amount
+    ("A width-1 phase with a shardable axis of size 2 or more is not needlessly-narrow "
+     "below the default widening threshold of 1.0 GPU-hour: 0.9 GPU-hours on one GPU is "
+     "fine.", False),
+    ("A width-1 phase with a shardable axis of size 2 or more is not needlessly-narrow "
+     "below the default widening threshold of 1.0 GPU-hour: 1.5 GPU-hours on one GPU is "
+     "fine.", True),
     # examples of one kind in an aside: the first stands for them all
     ("If the launch only calls a script (`bash scripts/run.sh`, `./train.sh`), the critic "
      "answers REVISE (unreadable-launch) at every width, width 1 included.", True),
