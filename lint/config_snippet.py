@@ -52,8 +52,10 @@ def read(content: str, first_line: int, lines: list[str], facts: Facts, language
     `aliases` maps other spellings of a config key (`SHORT_HOURS`) to the key."""
     aliases = {k.lower(): v for k, v in (aliases or {}).items()}
     folded = content.lower()
+    # (lane names alone open a fence only as a list in order: see `lane_list`)
+    ordered = _ORDER_COMMENT.search(content)
     if len(content) > MAX_FENCE_BYTES or not any(k in folded for k in (
-            *_CONFIG_KEYS, *aliases, *facts.config.slurm_lanes)):
+            *_CONFIG_KEYS, *aliases, *(facts.config.slurm_lanes if ordered else ()))):
         return []
     if language in ASSIGNMENT_FENCES:
         if "=" not in content:
@@ -71,7 +73,7 @@ def read(content: str, first_line: int, lines: list[str], facts: Facts, language
             return []  # a sketch, not a config: the prose readers still see its comments
     walker = _Walker(located, lines, facts, aliases)
     data = _canonical(located, aliases)
-    if isinstance(data, list) and _ORDER_COMMENT.search(content):
+    if isinstance(data, list) and ordered:
         walker.lane_list(data)
     walker.walk(data, ())
     if language in _CODE_FENCES and all(c.prop.kind in _WIDTH_KINDS for c in walker.claims):

@@ -991,8 +991,8 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     if len(set(spans)) > 1:
         # "…, `srun --ntasks=1 torchrun …` counts as 8, and a bare `srun python x.py`
         # is one task": the launch the count follows right after
-        nearest = max(spans, key=lambda span: raw.rindex(span, 0, busy.start()))
-        gap = raw[raw.rindex(nearest, 0, busy.start()) + len(nearest):busy.start()]
+        at, nearest = max((raw.rindex(span, 0, busy.start()), span) for span in spans)
+        gap = raw[at + len(nearest):busy.start()]
         spans = [nearest] if re.fullmatch(r"[\s`*_)]*(?:\w+\s*){0,2}", gap) else spans
     if len(set(spans)) != 1 or counted is None:
         return []

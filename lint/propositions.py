@@ -83,6 +83,11 @@ def _term(term: Term) -> str:
     return str(value)
 
 
+def _every_before_any(p: Prop) -> str:
+    """A family or a provisioning model walked at every width before another."""
+    return f"every {p.args[0]} rung, at all widths, before any {p.args[1]}"
+
+
 _DESCRIBE = {
     "order": lambda p: f"{_term(p.args[0])} before {_term(p.args[1])}",
     "first": lambda p: f"{_term(p.args[0])} first",
@@ -97,8 +102,8 @@ _DESCRIBE = {
     "pod-first": lambda p: f"{p.args[0]} asks RunPod for {p.args[1]} first",
     "lane-count": lambda p: f"the ladder has {p.args[0]} SLURM lane{'s' if p.args[0] != 1 else ''}",
     "backend-count": lambda p: f"the ladder has {p.args[0]} backend{'s' if p.args[0] != 1 else ''}",
-    "family-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
-    "model-major": lambda p: f"every {p.args[0]} rung, at all widths, before any {p.args[1]}",
+    "family-major": _every_before_any,
+    "model-major": _every_before_any,
     "family-block": lambda p: (f"{'for ' + p.args[0] + ' jobs ' if p.args[0] else ''}every "
                                f"{p.args[1]} rung at a width before any {p.args[2]} rung"),
     "family-widths": lambda p: f"{p.args[0]} has widths {', '.join(map(str, p.args[1]))}",

@@ -827,7 +827,6 @@ class OrderReading(ReaderBase):
         for a, b in itertools.pairwise(models):
             if a.term == b.term:
                 continue
-            across = self._MODEL_ACROSS.match(self.unit_text, a.end, b.start)
             between = self.text(a.end, b.start)
             if not re.search(r"\b(?:before|ahead\s+of|then|first|prior\s+to|only\s+after|"
                              r"moves?\s+on\s+to|falls?\s+back\s+to)\b", between, re.I):
@@ -835,6 +834,7 @@ class OrderReading(ReaderBase):
             if re.search(r"\bafter\b(?!\s+that)", between, re.I) and \
                     not re.search(r"\bbefore\b", between, re.I):
                 continue  # "flex-start only after spot …": read below as it is written
+            across = self._MODEL_ACROSS.match(self.unit_text, a.end, b.start)
             # the scope must be on the first model (before the order word) and strong:
             # a list of widths, every width with "exhausts", or "at any width" on the
             # second ("at every width, spot before flex-start" is per width: true)
