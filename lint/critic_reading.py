@@ -243,7 +243,7 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             props.append(Prop("narrow-at", (gh.value,), compared.group(1).lower() in (
                 "below", "under"), gh.start, gh.end, "widening threshold"))
             continue
-        example = re.search(r"(?:\b(?:is|are|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)"
+        example = re.search(r"(?:\b(?:is|are|be|gets?|counts?\s+as|triggers?|trips?|sets?\s+off)"
                             r"(?:n't|\s+not)?\s+|"
                             r"(?:→|->|=>|:)\s*)(?:\w+\s+){0,2}?"
                             r"(?:needlessly[- ]narrow|flagged|revised?\b|a\s+revise\b)",
@@ -985,7 +985,7 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     at the width the sentence names (if any)."""
     busy = next(iter(_BUSY.finditer(raw)), None)
     if busy is None:
-        return []
+        return _fills_the_width(reader, unit, raw)
     spans = [span for span in _launches_in(unit, raw) if raw.index(span) < busy.start()]
     counted = _busy_number(busy)
     if len(set(spans)) > 1:
@@ -1012,6 +1012,33 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
                                         len(spans[0]))
     return [Prop("busy", (spans[0], count, int(width.group(1)) if width else None), negated,
                  at, end, "parallel work", ((at, end, ""),))]
+
+
+# every GPU of the phase busy, with no count written: "fills the machine", "one
+# process per visible GPU"
+_FILLS_ALL = re.compile(r"\b(?:fills?|filling|saturates?|occupies|uses?)\s+(?:up\s+)?"
+                        r"(?:the\s+(?:whole\s+|entire\s+)?(?:machine|node|box|vm|allocation)|"
+                        r"(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?gpus?)\b|"
+                        r"\bone\s+(?:worker\s+)?process\s+(?:per|for\s+each|on\s+each)\s+"
+                        r"(?:visible\s+|available\s+|local\s+)?gpu\b", re.I)
+
+
+def _fills_the_width(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
+    """'`torchrun train.py` … on a width-4 phase it already fills the machine':
+    the launch said to keep every GPU of the width the sentence names busy."""
+    fills = _FILLS_ALL.search(raw)
+    width = _CASE_WIDTH.search(raw)
+    if fills is None or width is None or _MAY_RUN.search(raw, 0, fills.start()):
+        return []
+    spans = [span for span in _launches_in(unit, raw) if raw.index(span) < fills.start()]
+    if len(set(spans)) != 1:
+        return []
+    at, end = reader.s.start + fills.start(), reader.s.start + fills.end()
+    negated = reader.negated_before(at, since=reader.s.start + raw.index(spans[0]) +
+                                    len(spans[0]))
+    count = int(width.group(1))
+    # (no mend: the text names no count to change)
+    return [Prop("busy", (spans[0], count, count), negated, at, end, "parallel work")]
 
 
 # a modal before a count of processes: "it can silently run one process"
@@ -1130,9 +1157,9 @@ _NUMBER_WORDS = {"one": 1, "a single": 1, "two": 2, "three": 3, "four": 4, "five
 # a threshold written as exclusive: the amount it names is let through
 _STRICTLY_ABOVE = re.compile(
     r"(?:\bstrictly\s+(?:above|over|greater\s+than|more\s+than)|"
-    r"\bonly\s+(?:(?:fires?|flags?|bites?|triggers?|applies|kicks\s+in|counts?|when|once|if|"
-    r"phases?|jobs?|runs?|for|at|with|its|gpu_hours|gpu-hours)\s+){0,3}(?:strictly\s+)?"
-    r"(?:above|over|more\s+than|greater\s+than|exceed(?:s|ing)?)|"
+    # ("is only worth widening once it's *over* 1.0 GPU-hour")
+    r"\bonly\s+(?:[\w'’-]+\s+){0,5}?(?:strictly\s+)?[*_`]*"
+    r"(?:above|over|more\s+than|greater\s+than|exceed(?:s|ing)?)[*_`]*|"
     r"\b(?:has|have|needs?)\s+to\s+(?:be|go|get)\s+(?:strictly\s+)?(?:above|over|past|beyond)|"
     r"\bneeds?\s+(?:strictly\s+)?more\s+than)[\s*_`]*(?:the\s+)?(?:\d|$)", re.I)
 _MINIMUM_CUE = re.compile(r"\bat\s+least\b|or\s+more|>=|≥|\+", re.I)

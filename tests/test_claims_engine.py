@@ -2072,6 +2072,19 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "width 2 and above.", False),
     ("A launch that only calls a script (`bash run.sh`) is REVISE (unreadable-launch) at "
      "every width, including width 1.", True),
+    # "only worth widening once it's *over* 1.0": the amount itself is let through
+    ("A width-1 phase with a shardable axis is only worth widening once it's *over* 1.0 "
+     "GPU-hour.", True),
+    ("A width-1 phase with a shardable axis is worth widening once it reaches 1.0 GPU-hour.",
+     False),
+    # "would be REVISE" after an amount is an example, not the threshold
+    ("Approve a width-1 phase at 0.75 GPU-hours with an axis; the same phase at "
+     "`gpu_hours: 1.5` would be REVISE (needlessly-narrow).", False),
+    # "fills the machine" at a width counts every GPU of it busy
+    ("`torchrun train.py` with no `--nproc_per_node` already fills the machine on a "
+     "width-4 phase.", True),
+    ("`torchrun --nproc_per_node {width} train.py` already fills the machine on a width-4 "
+     "phase.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -3467,6 +3480,37 @@ STRUCTURED = [
     # a numbered step that opens with a command is a step to type, not a rung
     ("1. `sinfo -p gpu,preempt` to see free A100s.\n"
      "2. `sbatch --gres=gpu:a100:2 job.slurm` and note the job id.", []),
+    # a walk's line that is only a rung lists a rung the router tries
+    ("1. a2-ultragpu-8g SPOT\n2. a3-highgpu-8g SPOT\n3. a2-ultragpu-8g STANDARD\n"
+     "4. a3-highgpu-8g STANDARD", [4]),
+    ("1. a2-ultragpu-8g SPOT\n2. a3-highgpu-8g SPOT\n3. a2-ultragpu-8g STANDARD", []),
+    # "just X, then Y" walks rungs; it makes no model a family's only one
+    ("At width 1 the rungs are just a2-ultragpu-1g STANDARD, then a2-ultragpu-1g SPOT and "
+     "a3-highgpu-1g SPOT.", []),
+    # "no 8× capacity" is the miss, not a denial of what follows
+    ("When there's no 8× capacity the router drops straight to 2×.", [1]),
+    ("When there's no 8× capacity the router drops to 4×.", []),
+    # a count written for an intent in an aside is that intent's minimum, and an
+    # example after a dash is the example's
+    ("Widths walk down to the intent's minimum (1, or 4 for eval-70b) — so a 4-GPU "
+     "lora-7b request tries 4×, then 2×, then 1×.", [1]),
+    ("Widths walk down to the intent's minimum (1, or 2 for eval-70b) — so a 4-GPU "
+     "lora-7b request tries 4×, then 2×, then 1×.", []),
+    ("The 7B intents (capture-7b, eval-7b, lora-7b) can shrink all the way to one GPU, but "
+     "eval-70b bottoms out at two.", []),
+    ("The 7B intents (capture-7b, eval-7b, lora-7b) can shrink all the way to one GPU, but "
+     "eval-70b bottoms out at four.", [1]),
+    # "only reaches X once Y": X is the subject, whatever the clause before named
+    ("Never expect the paid cloud to pick up a job while a campus lane still had a chance: "
+     "the router only reaches RunPod once campus-a100 and campus-preempt have both missed.",
+     []),
+    ("Don't expect the campus cluster to see a job early: the router only reaches SLURM "
+     "once RunPod has missed.", [1]),
+    # a procedure wholly in brackets is still a procedure
+    ("(If you see a RunPod charge, look at the campus queue waits first.)", []),
+    # another intent's job is not the first one's length at another width
+    ("Run `make eval-smoke` first (eval-7b, about ten minutes on one GPU), before the full "
+     "eval-70b suite, which takes roughly two hours on 8 GPUs.", []),
 ]
 
 

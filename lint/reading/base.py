@@ -75,6 +75,7 @@ _CAPACITY_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:at\s+most|max(?:imum)?|tops)\b
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
+_WHOLE_ASIDE = re.compile(r"\s*\(([^()]*)\)[\s.]*")
 _REMARK = re.compile(r"(?::|\s[—–])\s[^:—–]*$")
 _CONTRAST_REMARK = re.compile(r"[:\s—–]*(?:but|though|although|yet|however)\b", re.I)
 # words of speed and price, which name a reason in a remark rather than a procedure
@@ -152,7 +153,11 @@ class ReaderBase:
             # (a remark that gives a procedure, "…quota: first open IAM & Admin", stays;
             # one set against the claim, "— but nobody had set a budget alert", is apart)
             body = body[:remark.start()]
-        bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(" ", body)))
+        # (a sentence wholly in brackets is read inside them: "(If you see a RunPod
+        # charge, look at the campus queue first.)")
+        whole = _WHOLE_ASIDE.fullmatch(body)
+        bare = _CLAUSE_OR_PRICE.sub(" ", _PURPOSE.sub(" ", _ASIDE.sub(
+            " ", whole.group(1) if whole else body)))
         # (a command line, "point `backend-router dispatch --dry-run` at it", names the
         # router as a tool the procedure runs; it puts the sentence in no ladder context)
         self.procedural = bool(lexicon.procedural.search(bare)) and (
@@ -310,7 +315,7 @@ class ReaderBase:
         if re.match(r"\s*[,.;:!—–-]", after):
             return False  # "No, it's the top of the ladder": an answer, not a negation
         # ("no GCP capacity", "no 8-GPU machines": what is missing, not a denial)
-        return not re.match(r"\s+(?:(?:[\w-]+\s+){0,2}(?:capacity|quota|slots?)\b|gpus?|"
+        return not re.match(r"\s+(?:(?:[\w×-]+\s+){0,2}(?:capacity|quota|slots?)\b|gpus?|"
                             r"machines?|free|room|luck|one|jobs?|lane|later|sharding|wait)", after)
 
     def _main_start(self) -> int:

@@ -985,7 +985,14 @@ class LengthReading(ReaderBase):
                                                      "offers", name), m.start, m.end, denied,
                                      topic="derived length")
         previous_length: Token | None = None
+        intents = [t for t in self.tokens if t.kind == "intent"]
         for d2 in durations[1:]:
+            if any(t.value not in {o.value for o in intents if o.start < d.start}
+                   for t in intents if d.end <= t.start < d2.start) and \
+                    any(o.start < d.start for o in intents):
+                # "`make eval-smoke` (eval-7b, ten minutes on one GPU) before the full
+                # eval-70b suite, which takes two hours on 8 GPUs": another intent's job
+                break
             if previous_length is not None and not any(
                     previous_length.end < w.start < d2.start for w in widths):
                 break  # a second length counts only for a width of its own ("and at 1x 16 h")

@@ -634,6 +634,13 @@ class OrderReading(ReaderBase):
             return
         backends = [t for t in self.terms if t.term[0] == "backend" and t.end <= at]
         lanes = [t for t in self.terms if t.term[0] == "lane" and t.end <= at]
+        reached = next((t for t in self.terms if t.term[0] in ("backend", "lane") and
+                        at < t.start and t.end <= self.s.start + m.end()), None)
+        if reached is not None:
+            # "the router only reaches RunPod once both lanes have missed": what the
+            # verb reaches is the subject, whatever the clause before named
+            backends, lanes = ([reached], []) if reached.term[0] == "backend" else ([], [reached])
+            at = self.s.start + m.end()
         subjects = backends
         if not subjects and lanes:
             # "| SLURM (campus-a100, campus-preempt) | only after RunPod … |": the

@@ -73,6 +73,10 @@ _AND_JOINT = re.compile(r"[\s,`*_]*(?:and|or|,)[\s`*_]*(?:the\s+)?")
 
 
 
+# what a line of a walk holds besides its rung: numbering, markup, a width
+_RUNG_LINE_REST = re.compile(r"[\s\d.)#*_`>|→-]*(?:\(?\s*(?:at\s+)?\d\s*[x×]?\s*\)?[\s.*_`-]*)?")
+
+
 def _model_of(t: TermTok) -> str:
     """The model a model term or a rung term names."""
     return t.term[1] if t.term[0] == "model" else t.term[1][2]
@@ -156,10 +160,15 @@ class ProvisioningReading(ReaderBase):
             # families are ordered against each other, not given models
             return
         permission = PERMISSION.search(self.s.text) or re.search(r"[:=|]", self.s.text) or \
-            re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I)
+            re.search(r"[-/]only\b|\bonly\b", self.s.text, re.I) or self._bare_rung(fams, models)
         if not permission:
             return
         segments = self._segments([t.start for t in fams])
+        # "the width-1 rungs are just a2-ultragpu-1g STANDARD, then a2-ultragpu-1g
+        # SPOT": a walk of rungs; "just" counts the walk's rungs and makes no model
+        # a family's only one
+        rung_walk = sum(t.term[0] == "rung" and bool(t.term[1][2]) for t in fams) >= 2 and any(
+            STRONG_THEN.search(self.text(a.end, b.start)) for a, b in itertools.pairwise(fams))
         carried: list[str] = []
         coordinated = re.search(r"\b(?:both|either|all|each)\b", self.s.text, re.I)
         for i in range(len(fams) - 2, -1, -1):
@@ -202,8 +211,8 @@ class ProvisioningReading(ReaderBase):
             # (a rung names its model: "on-demand A100" is STANDARD on a100-80gb)
             members = sorted([*seg_models, *([fam_tok] if fam_tok.term[0] == "rung" and
                                              fam_tok.term[1][2] else [])], key=lambda t: t.start)
-            if only and any(STRONG_THEN.search(self.text(a.end, b.start))
-                            for a, b in itertools.pairwise(members)):
+            if only and (rung_walk or any(STRONG_THEN.search(self.text(a.end, b.start))
+                                          for a, b in itertools.pairwise(members))):
                 continue  # "just on-demand A100, then spot": the rungs in turn, not a set
             if not names and (coordinated or re.search(
                     r"\b(?:does|do|is|are)\s*(?:not|n't)\b|n't\b|\btoo\b|\balso\b|as\s+well",
@@ -263,6 +272,19 @@ class ProvisioningReading(ReaderBase):
                 for name in names:
                     self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
                              topic="provisioning")
+
+    def _bare_rung(self, fams: list[TermTok], models: list[TermTok]) -> bool:
+        """Whether the sentence is nothing but one machine type and its model
+        ("3. `a3-highgpu-8g` STANDARD"): a line of a walk, which lists a rung
+        the router tries, so the family offers that model."""
+        rung_model = fams[0].term[0] == "rung" and fams[0].term[1][2] if fams else None
+        if len(fams) != 1 or len(models) != (0 if rung_model else 1) or \
+                not self._machine_type(fams[0]):
+            return False
+        rest = self.s.text
+        for t in sorted((*fams, *models), key=lambda t: t.start, reverse=True):
+            rest = rest[:t.start - self.s.start] + " " + rest[t.end - self.s.start:]
+        return bool(_RUNG_LINE_REST.fullmatch(rest))
 
     def _denied_tail(self, models: list[TermTok]) -> int | None:
         """Where a list of models turns from allowed to denied (", never X",

@@ -61,8 +61,13 @@ def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 # what follows the minimum-width cue is an example of it, not its value
-_EXAMPLE_AFTER = re.compile(r"[:;]|,\s+(?:so|e\.g\.|for\s+example|for\s+instance|say)\b|"
+_EXAMPLE_AFTER = re.compile(r"[:;]|(?:,|\s[—–-]|—|–)\s+(?:so|e\.g\.|for\s+example|"
+                            r"for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
+# what joins the items of a list: "(capture-7b, eval-7b and lora-7b)" less its names
+_LIST_JOINTS = re.compile(r"(?:[\s,`*_/]|\b(?:and|or)\b)*", re.I)
+# a count written for the intent right after it: "(1, or 2 for eval-70b)"
+_COUNT_FOR = re.compile(r"(?<![\w.])(\d)\s*[x×]?\s+(?:GPUs?\s+)?for\s+(?:the\s+)?[`*_]*$", re.I)
 # "…, same as eval-7b's", "the same as for lora-7b"
 _SAME_AS = re.compile(r"\b(?:the\s+)?same\s+as\s+(?:for\s+|with\s+)?[`*_]*(?P<intent>[a-z][\w.-]*?)"
                       r"[`*_]*(?:['’]s)?(?![\w.-])", re.I)
@@ -312,6 +317,18 @@ class WidthReading(ReaderBase):
             text = self.s.text
             if not near and not cue:
                 continue
+            window = max(self.s.start, it.start - 24)
+            own = _COUNT_FOR.search(self.text(window, it.start))
+            aside = self.aside_of(it.start) if own and "(" in self.s.text else None
+            if cue and own and aside and aside[0] < window + own.start() and \
+                    it.start > self.s.start + cue.end():
+                # "down to the intent's minimum (1, or 2 for eval-70b)": the count
+                # written for the intent is its own
+                at = window + own.start(1)
+                self.add("min-width", (it.value, int(own.group(1))), at, at + 1,
+                         self.negated_before(at), topic="minimum width",
+                         fix=((at, at + 1, ""),))
+                continue
             if cue and not widths:
                 # "minimum width is 2", "minimum width raised to 4" (today's value)
                 bare = re.search(r"(?:\bis|:|=|\bof|^|\bto)\s*(\d)\b(?![.,]\d)", text[cue.end():])
@@ -441,6 +458,15 @@ class WidthReading(ReaderBase):
                   if all(other.value != it.value for other in named[:i])]
         for i, it in enumerate(firsts):
             stop = firsts[i + 1].start if i + 1 < len(firsts) else self.s.end
+            # the intent's width is in its own clause, and inside its aside if it
+            # stands in one ("(1, or 2 for eval-70b), … — so a 4-GPU lora-7b …")
+            aside = self.aside_of(it.start) if "(" in self.s.text else None
+            if aside and _LIST_JOINTS.fullmatch(self._without_intents(aside[0] + 1, aside[1])):
+                # "The 7B intents (capture-7b, eval-7b, lora-7b) can shrink to one
+                # GPU": an aside that lists the intents names the subject
+                aside = None
+            stop = min(stop, self.clause_end(it.end if aside is None else max(
+                it.end, self.aside_of(it.start)[1])), *(aside[1:] if aside else ()))
             seg = self.text(it.end, stop)
             cue = MIN_CUE.search(seg)
             bare = cue and _BARE_AFTER_CUE.match(seg, cue.end())
@@ -468,6 +494,15 @@ class WidthReading(ReaderBase):
             self.add("min-width", (it.value, width), start, end, False, topic="minimum width",
                      fix=((start, end, ""),))
         return True
+
+    def _without_intents(self, start: int, end: int) -> str:
+        """The unit's text from `start` to `end` with the intents it names cut out."""
+        out, at = [], start
+        for t in sorted(self.kinds("intent"), key=lambda t: t.start):
+            if start <= t.start and t.end <= end:
+                out.append(self.unit_text[at:t.start])
+                at = t.end
+        return "".join(out) + self.unit_text[at:end]
 
     def _min_with_exception(self) -> bool:
         """'min width: 1, except `eval-70b` (2)': one width for every intent but the
