@@ -178,6 +178,7 @@ class Engine:
         lexicon = self.lexicon.with_critic(_critic_rules(self.facts)) if critic else self.lexicon
         lexicon.forget()
         self._models_named: tuple[int, tuple[str, ...]] = (0, ())  # (list, models its item named)
+        self._fence_before = ""  # the command of a fence right above the unit
         readings: list[Reading] = []
         by_list: dict[int, list[tuple[Unit, list[Reading]]]] = {}
         by_table: dict[int, list[tuple[Unit, list[Reading]]]] = {}
@@ -203,6 +204,9 @@ class Engine:
             return subjects[text]
 
         units = doc.units
+        # a fence's one command, by the lines a paragraph right after it starts on:
+        # "this runs four shards side by side" points back at it (critic prompts)
+        fence_commands = _fence_commands(doc) if critic else {}
         snippets = self._snippets(doc, skip_lines)
         taken = {r.unit.line for r in snippets}
         # (a data line is kept when it and its comment name two ladder entities: the
@@ -290,6 +294,7 @@ class Engine:
             answer_job = question_job if _ANSWER_LINE.match(unit.text) else None
             question_job = self._stated_job(unit.text) if _QUESTION_LINE.match(unit.text) \
                 else None
+            self._fence_before = fence_commands.get(unit.line, "")
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
                                             table_header if unit.table_id else "",
                                             list_request.get(unit.list_id) or answer_job, lead,
@@ -459,6 +464,7 @@ class Engine:
             reader.carried = carried
             reader.table_header = table_header
             reader.list_lead = list_lead
+            reader.fence_before = self._fence_before
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
             reader.lead_defined = bool(term and _LEAD_TERM.fullmatch(term)) or bool(
@@ -1871,3 +1877,26 @@ def _lone_family(lexicon: Lexicon, text: str) -> str | None:
     if len(families) != 1 or any(t.kind in ("model", "backend", "lane") for t in tokens):
         return None
     return families.pop()
+
+
+def _fence_commands(doc) -> dict[int, str]:
+    """The one command of each code block that holds a single launch, keyed by
+    the lines a paragraph right after it may start on (directly below the
+    fence, or after one blank line). Comments and continuation backslashes
+    are dropped."""
+    from lint.critic_reading import _is_launch
+
+    out: dict[int, str] = {}
+    for token in doc.tokens:
+        if token.type not in ("fence", "code_block") or not token.map:
+            continue
+        lines = [line.strip() for line in token.content.split("\n")]
+        command = " ".join(line.rstrip("\\").strip() for line in lines
+                           if line and not line.startswith("#"))
+        joined = sum(1 for line in lines if line and not line.startswith("#") and
+                     not line.endswith("\\"))
+        if joined != 1 or not _is_launch(command):
+            continue
+        end = token.map[1]  # 0-based line after the block: 1-based, its last line
+        out[end + 1] = out[end + 2] = command
+    return out

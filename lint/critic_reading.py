@@ -26,7 +26,13 @@ _SPREAD = re.compile(r"\s+(?:\d|the\s+(?:\w+\s+)?(?:prompts|shards|items|files|r
 _THRESHOLD_BEFORE = re.compile(r"\b(?:above|exceeds?|passes|reaches)\s+$", re.I)
 _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardless\s+of\s+"
                            r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
-                           r"small)|any\s+amount\s+of\s+work", re.I)
+                           r"small)|any\s+amount\s+of\s+work|"
+                           # "any shardable axis at width 1 should be widened": every such
+                           # phase, whatever its work
+                           r"\b(?:any|every|each|all)\s+(?:width[- ]1\s+)?(?:phases?\s+(?:with|"
+                           r"that\s+(?:has|have|declares?))\s+(?:an?\s+)?)?shardable\s+ax[ie]s\b"
+                           r"[^.;]{0,40}?\b(?:should|must|is\s+to|are\s+to|gets?|will)\s+(?:be\s+|get\s+)?"
+                           r"widened", re.I)
 _TURNS = re.compile(r"\b(?:turn|change|flip|move|upgrade|escalate|downgrade|convert|promot|demot|"
                     r"rais)\w*\b[^.;]{0,60}\b(?:into|to)\s+(?:the\s+)?\W{0,2}$", re.I)
 # "… at width 1 is below …", "a 0.5 GPU-hour eval on one GPU with 4 shards is below …"
@@ -567,7 +573,12 @@ _CASE_AXIS = re.compile(r"\baxis(?:\s+of)?(?:\s+size)?\s*[:=]?\s*(?:≥|>=|(?:of
                         r"(\d{1,4})\b|\bsize\s*[:=]\s*(\d{1,4})\b", re.I)
 # (the word only, without the "d" of "REVISEd": the part a fix replaces)
 _CASE_VERDICT = re.compile(r"\b(?-i:(APPROVE|REVISE))(?=[dDsS]?\b)|\b(passes|is\s+approved|"
-                           r"is\s+fine|(?:is|gets)\s+flagged|is\s+sent\s+back)\b", re.I)
+                           r"is\s+fine|(?:is|gets)\s+flagged|is\s+sent\s+back|"
+                           # "call it unsharded-wide": the rule named after it fires
+                           r"(?:call|mark|flag|label|tag)\s+it(?:\s+as)?(?=\s+[`*_]*[a-z]+-[a-z]))\b",
+                           re.I)
+# a verdict in words that names the rule that fires
+_FIRES_WORDS = re.compile(r"flagged|\b(?:call|mark|flag|label|tag)\s+it\b", re.I)
 
 
 def _phase_case(reader: Reader) -> list[Prop]:
@@ -603,8 +614,8 @@ def _any_width_stands_for(reader: Reader, verdict: re.Match[str]) -> int:
 def _said(verdict: re.Match[str]) -> str:
     """The verdict a `_CASE_VERDICT` match gives: its word, or the one its
     wording means ("is flagged", "is sent back": REVISE; "passes": APPROVE)."""
-    return verdict.group(1) or ("REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I)
-                                else "APPROVE")
+    return verdict.group(1) or ("REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I) or
+                                _FIRES_WORDS.search(verdict.group(2)) else "APPROVE")
 
 
 # A launch written as code: the command of a phase ("`bash run.sh`", "`torchrun
@@ -785,7 +796,7 @@ def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:
     said = _said(verdict)
     named = [t.value for t in s.tokens if t.kind == "rule" and t.start > at]
     # "is flagged oversubscribed": that rule fires, maybe only as a warning
-    fires = named[0] if not verdict.group(1) and re.search(r"flagged", verdict.group(2), re.I) \
+    fires = named[0] if not verdict.group(1) and _FIRES_WORDS.search(verdict.group(2)) \
         and named else None
     negated = reader.negated_before(at)
     # (a verdict in words, "is fine", or a denied one has no word to mend)
@@ -898,7 +909,7 @@ def _case_cells(reader: Reader, raw: str) -> tuple[int, float, int, re.Match[str
 _SIZE_FLAG = re.compile(r"(?<![\w-])(?:--(?:tensor|pipeline|data)[-_]parallel[-_]size|"
                         r"--(?:tp|pp|dp)(?:[-_]size)?|-(?:tp|pp|dp))(?:=|\s+)\d{1,4}\b", re.I)
 _COUNT = r"(\d{1,4}|two|three|four|five|six|eight|ten|sixteen)"
-_BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s+"
+_BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+|all\s+)?{_COUNT}\s+"
                    r"(?:of\s+(?:the|its)\s+\w+\s+)?gpus?\s+busy\b|"
                    rf"\b(?:is|are|counts?\s+as|means|makes)\s+(?:only\s+|just\s+)?{_COUNT}\s+"
                    r"(?:busy\s+)?gpus?\b|"
@@ -906,6 +917,9 @@ _BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+)?{_COUNT}\s
                    # "the launch fills all four GPUs"
                    rf"\b(?:fills?|filling|occupies|uses)\s+(?:all\s+)?{_COUNT}\s+(?:of\s+the\s+)?"
                    r"gpus?\b|"
+                   # "makes it a four-GPU job"
+                   rf"\bmakes?\s+(?:it|this|that)\s+an?\s+{_COUNT}[- ]gpu\s+(?:job|run|launch|"
+                   r"process|workload)\b|"
                    # "treat it as 4-way parallel", "is 4-way parallel work"
                    rf"\b(?:as|is|are|counts?\s+as)\s+(?:an?\s+)?{_COUNT}[- ]way\s+parallel\b|"
                    # "`torchrun train.py`: one process", "spawns 4 processes" (not
@@ -984,9 +998,13 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     """A whole launch in backticks and the count of busy GPUs the text gives it,
     at the width the sentence names (if any)."""
     busy = next(iter(_BUSY.finditer(raw)), None)
+    if busy is not None and _HOLDS_ONE_MODEL.search(raw) and \
+            re.match(r"fill|occup|use", busy.group(0), re.I):
+        return []  # "… fills all four GPUs with one model": memory, not busy work
     if busy is None:
         return _fills_the_width(reader, unit, raw)
     spans = [span for span in _launches_in(unit, raw) if raw.index(span) < busy.start()]
+    pointed = _pointed_launch(reader, unit, raw) if not spans else ""
     counted = _busy_number(busy)
     if len(set(spans)) > 1:
         # "…, `srun --ntasks=1 torchrun …` counts as 8, and a bare `srun python x.py`
@@ -994,6 +1012,13 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
         at, nearest = max((raw.rindex(span, 0, busy.start()), span) for span in spans)
         gap = raw[at + len(nearest):busy.start()]
         spans = [nearest] if re.fullmatch(r"[\s`*_)]*(?:\w+\s*){0,2}", gap) else spans
+    if pointed and counted is not None:
+        # "this runs four pinned shards side by side": the launch is the fence's
+        group, count = counted
+        at, end = reader.s.start + busy.start(group), reader.s.start + busy.end(group)
+        width = _CASE_WIDTH.search(raw)
+        return [Prop("busy", (pointed, count, int(width.group(1)) if width else None),
+                     reader.negated_before(at), at, end, "parallel work", ((at, end, ""),))]
     if len(set(spans)) != 1 or counted is None:
         return []
     group, count = counted
@@ -1016,27 +1041,70 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
 
 # every GPU of the phase busy, with no count written: "fills the machine", "one
 # process per visible GPU"
-_FILLS_ALL = re.compile(r"\b(?:fills?|filling|saturates?|occupies|uses?)\s+(?:up\s+)?"
+_FILLS_ALL = re.compile(r"\b(?:fills?|filling|saturates?)\s+(?:up\s+)?"
                         r"(?:the\s+(?:whole\s+|entire\s+)?(?:machine|node|box|vm|allocation)|"
-                        r"(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?gpus?)\b|"
+                        r"(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?gpus?|"
+                        r"whatever\s+width\b|(?:any|every)\s+width\b|"
+                        # "fills a width-4 phase"
+                        r"(?:an?|the|its)\s+width[- ]\d{1,2}\s+(?:phase|machine|node))\b|"
+                        r"\bkeeps?\s+(?:an?|the|its)\s+width[- ]\d{1,2}\s+(?:phase|machine|node)\s+"
+                        r"(?:fully\s+)?busy\b|"
+                        # "one process per visible GPU": as many as the machine has
                         r"\bone\s+(?:worker\s+)?process\s+(?:per|for\s+each|on\s+each)\s+"
-                        r"(?:visible\s+|available\s+|local\s+)?gpu\b", re.I)
+                        r"(?:visible|available)\s+gpu\b", re.I)
+
+
+_ANY_WIDTH_FILLED = re.compile(r"\b(?:whatever|any|every|each)\s+width\b", re.I)
+
+
+# GPUs filled by one model split over them: their memory, not parallel work
+_HOLDS_ONE_MODEL = re.compile(r"\b(?:one|a\s+single|the\s+same|the)\s+model\b|\bmodel\s+"
+                              r"(?:is\s+)?(?:split|spread|sharded)|\bspread(?:s|ing)?\s+(?:the\s+|one\s+)?"
+                              r"(?:model|weights|layers)\b", re.I)
+# a sentence that points back at the code block above it: "this runs …", "Reviewer
+# note: the loop above …", "That command fills …"
+_POINTER = re.compile(r"[\s*_]*(?:[A-Z][\w ]{0,24}:\s+)?(?:(?:count|treat|call|read|mark)\s+)?"
+                      r"(?:this|that|it|the\s+(?:loop|command|"
+                      r"launch|line|script|snippet|invocation|one)(?:\s+above)?|"
+                      r"(?:this|that)\s+(?:loop|command|launch|line|script|snippet|invocation))\b",
+                      re.I)
+
+
+def _pointed_launch(reader: Reader, unit: Unit, raw: str) -> str:
+    """The launch of the code block right above, when the sentence opens its
+    paragraph by pointing back at it and writes no launch of its own."""
+    if not reader.fence_before or reader.s.start != 0 or _CODE_SPAN.search(raw) or not (
+            _POINTER.match(raw) or re.match(r"[a-z]", raw)):
+        # (a paragraph that starts in lower case goes on with the sentence the block
+        # interrupted: "a launch that exposes all the devices, e.g. [block] keeps a
+        # width-4 phase busy")
+        return ""
+    return reader.fence_before
 
 
 def _fills_the_width(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     """'`torchrun train.py` … on a width-4 phase it already fills the machine':
     the launch said to keep every GPU of the width the sentence names busy."""
     fills = _FILLS_ALL.search(raw)
+    if fills is None or _MAY_RUN.search(raw, 0, fills.start()) or re.search(
+            r"\bcount(?:s|ed)?\b", raw, re.I) or _HOLDS_ONE_MODEL.search(raw):
+        # ("… spreads over all four GPUs, so the critic counts it as one": the text
+        # sets what the GPUs hold against the count)
+        return []
     width = _CASE_WIDTH.search(raw)
-    if fills is None or width is None or _MAY_RUN.search(raw, 0, fills.start()):
+    # "… fills whatever width the phase declares": every width, so the widest too
+    count = int(width.group(1)) if width else max(reader.facts.widths) \
+        if _ANY_WIDTH_FILLED.search(raw, fills.start()) else None
+    if count is None:
         return []
     spans = [span for span in _launches_in(unit, raw) if raw.index(span) < fills.start()]
-    if len(set(spans)) != 1:
+    pointed = _pointed_launch(reader, unit, raw) if not spans else ""
+    if len(set(spans)) != 1 and not pointed:
         return []
     at, end = reader.s.start + fills.start(), reader.s.start + fills.end()
-    negated = reader.negated_before(at, since=reader.s.start + raw.index(spans[0]) +
-                                    len(spans[0]))
-    count = int(width.group(1))
+    negated = reader.negated_before(at) if pointed else reader.negated_before(
+        at, since=reader.s.start + raw.index(spans[0]) + len(spans[0]))
+    spans = spans or [pointed]
     # (no mend: the text names no count to change)
     return [Prop("busy", (spans[0], count, count), negated, at, end, "parallel work")]
 

@@ -2085,6 +2085,36 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "width-4 phase.", True),
     ("`torchrun --nproc_per_node {width} train.py` already fills the machine on a width-4 "
      "phase.", False),
+    # "keeps all eight GPUs busy", "makes it a four-GPU job": counts of busy GPUs
+    ("`torchrun --nproc_per_node=4 train.py` in a width-8 phase keeps all eight GPUs busy.",
+     True),
+    ("`torchrun --nproc_per_node=8 train.py` in a width-8 phase keeps all eight GPUs busy.",
+     False),
+    ("`CUDA_VISIBLE_DEVICES=0,1,2,3` in front of a single `python score.py` makes it a "
+     "four-GPU job.", True),
+    # "call it <rule>": that rule fires on the launch at that width
+    ("`CUDA_VISIBLE_DEVICES=0 ray job submit -- python train.py` only ever uses GPU 0, so "
+     "in a width-4 phase call it unsharded-wide.", True),
+    ("`python train.py` only ever uses one GPU, so in a width-4 phase call it "
+     "unsharded-wide.", False),
+    # a paragraph right after a one-launch block points back at it
+    ("```bash\nfor i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python shard.py --shard-id $i; "
+     "done\n```\n\nReviewer note: this runs four pinned shards side by side, so it fills a "
+     "width-4 phase.", True),
+    ("```bash\nfor i in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$i python shard.py --shard-id $i & "
+     "done; wait\n```\n\nReviewer note: this runs four pinned shards side by side, so it "
+     "fills a width-4 phase.", False),
+    ("A launch that exposes all the devices, e.g.\n\n```bash\nCUDA_VISIBLE_DEVICES=0,1,2,3 "
+     "python score.py\n```\n\nkeeps a width-4 phase busy.", True),
+    # "fills whatever width the phase declares": the widest too
+    ("Plain `torchrun train.py` with no `--nproc_per_node` spawns one process per visible "
+     "GPU, so it fills whatever width the phase declares.", True),
+    # one model over the GPUs fills their memory, not busy work
+    ("`python gen.py --device_map auto` fills all four GPUs of a width-4 phase with one "
+     "model.", False),
+    # "any shardable axis at width 1 should be widened": no threshold at all
+    ("Expected verdict: REVISE (needlessly-narrow), since any shardable axis at width 1 "
+     "should be widened.", True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -3511,6 +3541,19 @@ STRUCTURED = [
     # another intent's job is not the first one's length at another width
     ("Run `make eval-smoke` first (eval-7b, about ten minutes on one GPU), before the full "
      "eval-70b suite, which takes roughly two hours on 8 GPUs.", []),
+    # a request row's chain reaches its last width for the row's intent
+    ("| request | GCP widths tried |\n| --- | --- |\n| lora-7b x2 | 2, 1 |\n"
+     "| eval-70b x8 | 8, 4, 2, 1 |", [4]),
+    ("| request | GCP widths tried |\n| --- | --- |\n| lora-7b x2 | 2, 1 |\n"
+     "| eval-70b x8 | 8, 4, 2 |", []),
+    # "after X come Y" is inverted: X comes first
+    ("A 2-GPU eval-70b request has nothing narrower to fall back to: after its 2x rungs "
+     "come the SLURM lanes.", []),
+    ("A 2-GPU eval-70b request has nothing narrower to fall back to: after the SLURM lanes "
+     "comes GCP.", [1]),
+    # a width denied for a request is left off its walk
+    ("A single GPU is never tried on GCP for a request that started at eight.", [1]),
+    ("A single GPU is never tried for an eval-70b request.", []),
 ]
 
 

@@ -131,6 +131,7 @@ class ReaderBase:
         self.heading = heading
         self.table_header = ""  # a table row's header row, which names its columns
         self.list_lead = ""  # a list item's lead-in ("GPU types it may ask for:")
+        self.fence_before = ""  # the one command of a code block right above the unit
         self.tokens = sentence.tokens
         self.terms = terms(sentence)
         if any(t.term[0] == "lane" for t in self.terms):

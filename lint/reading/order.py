@@ -41,6 +41,9 @@ _OWN_PREDICATE = re.compile(r"[\s*_`]*(?:lanes?|rungs?|cluster|pods?)?\s*(?:only
                             r"will|can|may|never|isn[’']t|aren[’']t|doesn[’']t|does\s+not|"
                             r"won[’']t|can[’']t|cannot)\b", re.I)
 
+# the verb of an inverted clause, between its object and its subject
+_COMES = re.compile(r"[\s*_`]*(?:rungs?|lanes?|widths?|attempts?|boxes|machines|vms)?[\s*_`]*"
+                    r"(?:(?:then|next)\s+)?(?:comes?|follows?)\s+(?:the\s+)?[\s*_`]*", re.I)
 _OPENS_CLAUSE = re.compile(r"[\s*_`,]*(?:so|and|but|then|thus|hence)\b[\s,]*", re.I)
 # every wording of _NOT_TRIED and _NEVER_USES holds one of these
 _NOT_TRIED_CUE = re.compile(r"\bnever\b|\bnot\b|n[’']t\b|\bno\s+longer\b|\bskips\b", re.I)
@@ -60,6 +63,11 @@ _BETWEEN_END = re.compile(r"[;:]|\s[—–]\s|,\s+(?:(?:and|but|so|yet)\s+(?:it|
 _CLAUSE_STOP = re.compile(r"[:;]")
 _CONDITIONED = re.compile(r"\b(?:unless|until|if|when|once|before|after|first|last|for|except|"
                           r"below|above|while|without|only|instead)\b", re.I)
+# what scopes a width left off the walk to the requests it is left off for
+_REQUEST_SCOPE = re.compile(r"\s+(?:on\s+(?:gcp|google\s+cloud)|for\s+(?:an?|any|every|the)\s+"
+                            r"(?:[\w×-]+\s+){0,2}?(?:requests?|jobs?|dispatch(?:es)?)"
+                            r"(?:\s+(?:that\s+)?(?:started|starts|starting|asked|asks|asking)\s+"
+                            r"(?:at|for)\s+[\w×-]+(?:\s+gpus?)?)?)\b", re.I)
 _CONSEQUENCE = re.compile(r",\s+(?:so|because|since|hence|thus)\b", re.I)
 
 
@@ -351,6 +359,12 @@ class OrderReading(ReaderBase):
 
     # -- order: before / after --
 
+    def _inverted(self, cue: Token, ords: list[TermTok]) -> bool:
+        """Whether the cue's clause is inverted, its subject after the verb:
+        "after its 2x rungs come the SLURM lanes"."""
+        later = [t for t in ords if t.start >= cue.end]
+        return len(later) >= 2 and bool(_COMES.fullmatch(self.text(later[0].end, later[1].start)))
+
     def read_before_after(self) -> None:
         # "only after X does it reach Y" is read_only_after's
         cues = [t for t in self.tokens if t.kind in ("before", "after") and not (
@@ -375,7 +389,10 @@ class OrderReading(ReaderBase):
         first_cue = cues[0]
         floor = self.clause_start(first_cue.start)
         subjects = [t for t in ords if floor <= t.start and t.end <= first_cue.start]
-        if not subjects and not _OPENS_CLAUSE.fullmatch(self.text(floor, first_cue.start)):
+        inverted = not subjects and floor > self.s.start and \
+            not self.text(floor, first_cue.start).strip(" *_`") and self._inverted(first_cue, ords)
+        if not subjects and not inverted and \
+                not _OPENS_CLAUSE.fullmatch(self.text(floor, first_cue.start)):
             # (", so after the 2× rungs miss it goes on to …" opens its clause with the
             # cue: what came before the joint is not its subject)
             subjects = [t for t in ords if t.end <= first_cue.start]
@@ -717,9 +734,14 @@ class OrderReading(ReaderBase):
             clause_end = _CLAUSE_STOP.search(self.s.text, t.end - self.s.start)
             clause = self.text(self.clause_start(t.start),
                                self.s.start + clause_end.start() if clause_end else self.s.end)
+            rest = self.text(t.end, self.s.end)
+            if t.term[0] == "width":
+                # "A single GPU is never tried on GCP for a request that started at
+                # eight": a width left out of every wide request's walk
+                clause, rest = _REQUEST_SCOPE.sub("", clause), _REQUEST_SCOPE.sub("", rest)
             if _CONDITIONED.search(clause):
                 continue  # "never tried unless GCP misses", "never first": another claim
-            after = self._NOT_TRIED.match(self.unit_text, t.end, self.s.end)
+            after = self._NOT_TRIED.match(rest)
             before = self._NEVER_USES.search(self.text(self.clause_start(t.start), t.start))
             # "the router never uses campus-preempt (at all)": nothing after the term
             alone = before and re.match(r"[\s`*_]*(?:lanes?|rungs?)?\s*(?:entirely|altogether|"

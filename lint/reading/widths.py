@@ -64,6 +64,9 @@ def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
 _EXAMPLE_AFTER = re.compile(r"[:;]|(?:,|\s[—–-]|—|–)\s+(?:so|e\.g\.|for\s+example|"
                             r"for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
+# a width's own denial: "1× is never tried", "a single GPU isn't used"
+_NOT_TRIED_AFTER = re.compile(r"[\s`*_]*(?:(?:is|are)\s+(?:never|not)|(?:isn|aren)[’']t)\s+"
+                              r"(?:ever\s+)?(?:tried|used|attempted|requested)\b", re.I)
 # what joins the items of a list: "(capture-7b, eval-7b and lora-7b)" less its names
 _LIST_JOINTS = re.compile(r"(?:[\s,`*_/]|\b(?:and|or)\b)*", re.I)
 # a count written for the intent right after it: "(1, or 2 for eval-70b)"
@@ -389,6 +392,14 @@ class WidthReading(ReaderBase):
                     intents is named or self.s.start + reach.start() > it.start):
                 # a quantifier comes before its verb: "every intent can run at 1×",
                 # not "a width-1 request …, and the ladder of every intent is pinned"
+                denied = next((t for t in widths if t.end <= it.start and
+                               _NOT_TRIED_AFTER.match(self.unit_text, t.end)), None)
+                if denied is not None:
+                    # "A single GPU is never tried for an eval-70b request": the width
+                    # the sentence denies, not the request's
+                    self.add("reach", (it.value, self._term_width(denied)), denied.start,
+                             denied.end, True, topic="minimum width")
+                    continue
                 later = [t for t in widths if t.start > it.start] or near
                 opened = self.unit_text.rfind("(", self.s.start, it.start)
                 if opened > self.unit_text.rfind(")", self.s.start, it.start):
@@ -692,6 +703,13 @@ class WidthReading(ReaderBase):
                 if int(m.group(0)) not in self.facts.widths:
                     self.add("width", (int(m.group(0)),), base + m.start(), base + m.end(),
                              topic="width chain")
+            intents = {t.value for t in self.kinds("intent") if t.end <= base}
+            if len(numbers) > 1 and len(intents) == 1:
+                # "| eval-70b x8 | 8, 4, 2, 1 |": the row's intent is walked down to
+                # the last width its cell lists
+                last = numbers[-1]
+                self.add("reach", (intents.pop(), int(last.group(0))), base + last.start(),
+                         base + last.end(), topic="minimum width")
 
     def _spelled_as_digits(self) -> str:
         """The sentence with each spelled width ("eight, four and then one") written as
