@@ -11,6 +11,7 @@ import itertools
 import re
 
 from lint.document import Unit
+from lint.lexicon import Token
 from lint.propositions import Prop
 from lint.reading import Reader
 
@@ -23,7 +24,8 @@ _THRESHOLD_FLAG = re.compile(r"--widen[-_]threshold[\s=]+(\d+(?:\.\d+)?)\b", re.
 _SPREAD = re.compile(r"\s+(?:\d|the\s+(?:\w+\s+)?(?:prompts|shards|items|files|rows|samples))")
 # cues that name the threshold only before the amount ("widen phases above 5 GPU-hours";
 # not "2 GPU-hours, well above the 1.0 threshold")
-_THRESHOLD_BEFORE = re.compile(r"\b(?:above|exceeds?|passes|reaches)\s+$", re.I)
+_THRESHOLD_BEFORE = re.compile(r"\b(?:above|exceeds?|passes|reaches|(?:less|fewer|cheaper|shorter|"
+                               r"smaller)\s+than)\s+$", re.I)
 _NO_THRESHOLD = re.compile(r"no\s+matter\s+how\s+(?:little|small|short)|regardless\s+of\s+"
                            r"(?:the\s+)?(?:work|size|gpu[- ]hours|length)|however\s+(?:little|"
                            r"small)|any\s+amount\s+of\s+work|"
@@ -41,6 +43,9 @@ _COMPARED = re.compile(r"(?:\s+(?:at|on|of|in)\s+[^,;.]{1,25}?|\s+[^,;.:]{1,50}?
                        r"(below|under|above|over|past)\s+(?:the\s+(?:widening\s+)?(?:[\d.]+[\s-]*"
                        r"(?:gpu[- ]hours?\s+)?)?(?:widen(?:ing)?\s+)?(?:threshold|bar|cutoff|line|"
                        r"mark)\b|"
+                       # "0.5 GPU-hours at width 1 is under it": the threshold just named
+                       # ("over that same axis" spreads the work over it)
+                       r"(?:it|that|this)(?=\s*(?:[,;.:)]|$|\s+(?:so|and|but|which|too)\b))|"
                        # "6 GPU-hours (well over 1)"
                        r"[\d.]+\s*\))", re.I)
 _OTHER_CONDITION = re.compile(r"\bno\s+(?:declared\s+)?(?:shardable[\s_]+)?(?:axis|shards?)\b|"
@@ -223,6 +228,11 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
         if len(rules) > 1 and len({v.kind for v in verdicts}) > 1:
             break  # several rules, several verdicts: only the first pairing is safe
     amounts = [t for t in s.tokens if t.kind == "gpuhours"]
+    # (a length on one GPU is an amount too, but the threshold only where a cue says so)
+    # (and only where no other condition decides the case: "a two-hour single-GPU
+    # eval with no shardable axis stays narrow" says nothing of the amount)
+    lengths = [] if amounts or _OTHER_CONDITION.search(s.text) else _one_gpu_lengths(reader)
+    amounts = amounts or lengths
     if re.search(r"\bexamples?\b", reader.table_header, re.I):
         amounts = []  # "| needlessly-narrow | REVISE | width 1, 8 GPU-hours |": an example
     cued = [t for t in amounts if _THRESHOLD_CUE.search(
@@ -294,6 +304,8 @@ def read(reader: Reader, unit: Unit) -> list[Prop]:
             continue
         # Without the rule named, an amount is the threshold only where a cue says
         # so: "6 GPU-hours at width 1 is a 6 h job" is arithmetic, not a threshold.
+        if gh in lengths and gh not in cued:
+            continue
         if any(r.value == _narrow_rule(reader) for r in rules) or (
                 (_NARROW.search(s.text) or _NARROW.search(unit.heading) or
                  _NARROW.search(reader.list_lead if unit.list_id else "") or
@@ -700,6 +712,23 @@ _THAT_PHASE = re.compile(r"\b(?:that|this|the\s+same)\s+(?:phase|plan|launch)\b|
                          r"\b(?:gives?|answers?|marks?|approves?|revises?|flags?|sends?)\s+it\b|"
                          r"\bit\s+(?:gets?|is|was)\s+(?:APPROVEd|REVISEd|approved|revised|"
                          r"flagged|fine)\b|\bit\s+(?:passes|fails)\b", re.I)
+
+
+# a length on one GPU: "a 45-minute single-GPU run", "two hours on one GPU"
+_ON_ONE_GPU = re.compile(r"[\s-]*(?:[\w-]+\s+)?(?:single[- ]gpu|one[- ]gpu|1[- ]gpu)\b|"
+                         r"\s+(?:\w+\s+)?(?:on|at)\s+(?:a\s+single|one|1)\s+gpu\b|"
+                         r"\s+(?:\w+\s+)?at\s+width[- ]1\b", re.I)
+
+
+def _one_gpu_lengths(reader: Reader) -> list[Token]:
+    """A sentence's job lengths on one GPU, as amounts of GPU-hours ("a 45-minute
+    single-GPU run" is 0.75 GPU-hours), where it writes no amount itself."""
+    out = []
+    for t in reader.s.tokens:
+        if t.kind == "duration" and isinstance(t.value, (int, float)) and \
+                _ON_ONE_GPU.match(reader.unit_text, t.end):
+            out.append(Token("gpuhours", float(t.value), t.start, t.end))
+    return out
 
 
 def _launch_case(reader: Reader, unit: Unit) -> list[Prop]:

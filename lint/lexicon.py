@@ -565,7 +565,8 @@ class Lexicon:
             _Kind("duration", self._durations(data),
                   r"\d\s*-?\s*[hdwm]|hour|day|week|month|min|fortnight"),
             _Kind("gpuhours", [(lambda s: _first_number(s, data), [
-                rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[- ]?"
+                # ("1.0 gpu_hours": an amount written with the §9 field's name)
+                rf"(?:{_NUMBER}|{_number_words(data['durations']['numbers'])})\s*gpu[-_ ]?"
                 r"h(?:ours?|rs?)?"]),
                 # "half a GPU-hour", "a quarter of a GPU hour", "three quarters of a GPU-hour"
                 (0.5, [r"half\s+(?:of\s+)?an?\s+gpu[- ]?h(?:our|r)"]),

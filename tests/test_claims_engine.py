@@ -2115,6 +2115,21 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
     # "any shardable axis at width 1 should be widened": no threshold at all
     ("Expected verdict: REVISE (needlessly-narrow), since any shardable axis at width 1 "
      "should be widened.", True),
+    # an amount written with the field's name is an amount
+    ("A phase at exactly 1.0 gpu_hours is not flagged; only phases above 1.0 are "
+     "`needlessly-narrow`.", True),
+    # a length on one GPU is that many GPU-hours
+    ("A 45-minute single-GPU run with 6 shards is over the widening threshold: REVISE it "
+     "as `needlessly-narrow`.", True),
+    ("A 90-minute single-GPU run with 6 shards is over the widening threshold: REVISE it "
+     "as `needlessly-narrow`.", False),
+    ("Anything cheaper than two hours on one GPU stays narrow.", True),
+    ("A two-hour single-GPU eval with no shardable axis stays narrow.", False),
+    # "is under it": compared with the threshold just named
+    ("The threshold compares gpu_hours (width × hours), not wall-clock: 0.5 gpu_hours at "
+     "width 1 is under it.", False),
+    ("The threshold compares GPU-hours: 0.5 GPU-hours at width 1 is over it, so REVISE.",
+     True),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -3554,6 +3569,24 @@ STRUCTURED = [
     # a width denied for a request is left off its walk
     ("A single GPU is never tried on GCP for a request that started at eight.", [1]),
     ("A single GPU is never tried for an eval-70b request.", []),
+    # "past a week at a given width there is no flex-start rung": the limit's, not a family's
+    ("Past a week at a given width there is no flex-start rung at that width, for either "
+     "family.", []),
+    # "8x the wall-clock" multiplies a time; "instead of 1x" sets a width aside
+    ("SLURM lanes run at the intent's min width, so a capture-7b job lands there on one GPU "
+     "with 8x the wall-clock.", []),
+    ("eval-70b stops one width earlier (2x instead of 1x), so its SLURM rungs run at "
+     "width 2.", []),
+    # what follows "after" precedes the last one
+    ("Spot is not removed from a long job's ladder, though: at each width it is the last "
+     "GCP choice, after flex-start and on-demand.", []),
+    ("Flex-start is not removed from a long job's ladder, though: at each width it is the "
+     "last GCP choice, after on-demand and spot.", [1]),
+    # the worked job of the sentence before, on the width a condition names
+    ("A 2 h job at 8×. If GCP only has 2-GPU capacity, the job runs for about four hours on "
+     "those two GPUs.", [1]),
+    ("A 2 h job at 8×. If GCP only has 2-GPU capacity, the job runs for about eight hours on "
+     "those two GPUs.", []),
 ]
 
 

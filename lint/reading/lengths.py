@@ -188,7 +188,8 @@ _DEGRADES_TO = re.compile(r"(?:\b(?:degrades?|degraded|drops?|dropped|falls?\s+b
 _JOB_RUNS = re.compile(r"\b(?:the\s+(?:job|run|phase|request)|it)\s+(?:then\s+|now\s+|would\s+)?"
                        r"(?:runs?|takes?|needs?|lasts?|is)\s+(?:for\s+)?(?:about\s+|roughly\s+)?$",
                        re.I)
-_AT_A_WIDTH = re.compile(r"\s+(?:at|on)\s+(?:width\s+)?(?:\d|one|two|four|eight|a\s+single)", re.I)
+_AT_A_WIDTH = re.compile(r"\s+(?:at|on)\s+(?:those\s+|these\s+|the\s+|its\s+)?(?:width\s+)?"
+                         r"(?:\d|one|two|four|eight|a\s+single)", re.I)
 # a clause about the job at one width: "…, so at width 1 it still counts as short"
 _CLAUSE_AT = re.compile(r"(?:^|[,;:—–]\s*(?:(?:so|and|but|then|which\s+means|meaning)\s+)?)"
                         r"(?:at|on)\s+(?:an?\s+|the\s+)?[`*_]*$", re.I)
@@ -556,7 +557,12 @@ class LengthReading(ReaderBase):
             before = [t for t in models if t.end <= cue.start and
                       not re.search(r"[,;]", self.text(t.end, cue.start))]
             # "spot VMs come last, after flex-start": the model the cue follows
-            model = before[-1] if before else min(models, key=lambda t: abs(t.start - cue.start))
+            # ("Spot stays, though: it is the last choice, after flex-start": what
+            # comes after "after" is what precedes the last one, never the last one)
+            candidates = [t for t in models if not (t.start > cue.start and re.search(
+                r"\b(?:after|behind|following)\b", self.text(cue.end, t.start), re.I))]
+            model = before[-1] if before else min(candidates or models,
+                                                  key=lambda t: abs(t.start - cue.start))
             name = model.term[1] if model.term[0] == "model" else model.term[1][2]
             self.add("class-last", (kind, name), model.start, model.end, negated,
                      topic="length-aware lead", fix=((model.start, model.end, ""),))

@@ -54,7 +54,10 @@ _LEFT_OVER = re.compile(r"\b(?:is|are)\s+(?:all\s+)?(?:that\s+)?(?:left|remainin
 # the cap, …"
 _PAST_LIMIT = re.compile(r"\W*(?:[\w-]+:?\s+){0,3}?(?:above|over|past|beyond|longer\s+than|"
                          r"more\s+than|exceeding)\s+(?:it|that|this|the\s+(?:limit|cap|maximum|max|ceiling)|"
-                         r"\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|days?)|a\s+week)\b\s*[:,—–-]", re.I)
+                         r"\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|days?)|a\s+week)\b"
+                         # "Past a week at a given width there is no flex-start rung"
+                         r"(?:\s+(?:at|on)\s+(?:a|any|that|the|each)\s+(?:given\s+)?width)?"
+                         r"(?:\s*[:,—–-]|\s+there\s+(?:is|are)\s+no\b)", re.I)
 _ONLY_OFFERS = re.compile(r"\bonly\s+(?:ever\s+)?(?:offers?|has|have|allows?|gives?|provides?|"
                           r"supports?|uses?|tries?|gets?|hands?\s+out)\s+(?:you\s+)?"
                           r"(?:an?\s+|the\s+)?[`*_]*$", re.I)

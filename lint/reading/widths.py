@@ -64,6 +64,7 @@ def _spelled(words: tuple[str, ...]) -> re.Pattern[str]:
 _EXAMPLE_AFTER = re.compile(r"[:;]|(?:,|\s[—–-]|—|–)\s+(?:so|e\.g\.|for\s+example|"
                             r"for\s+instance|say)\b|"
                             r"\b(?:for\s+example|for\s+instance|e\.g\.)", re.I)
+_INSTEAD_OF = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+[`*_]*$", re.I)
 # a width's own denial: "1× is never tried", "a single GPU isn't used"
 _NOT_TRIED_AFTER = re.compile(r"[\s`*_]*(?:(?:is|are)\s+(?:never|not)|(?:isn|aren)[’']t)\s+"
                               r"(?:ever\s+)?(?:tried|used|attempted|requested)\b", re.I)
@@ -297,7 +298,9 @@ class WidthReading(ReaderBase):
         if not intents:
             self._floor()
             return
-        widths = [t for t in self.terms if self._term_width(t) is not None]
+        # ("stops one width earlier (2x instead of 1x)": the width set aside is not one)
+        widths = [t for t in self.terms if self._term_width(t) is not None and
+                  not _INSTEAD_OF.search(self.unit_text, max(self.s.start, t.start - 16), t.start)]
         # a cue in an aside ("the width-1 (or minimum-width) ladder") claims nothing
         cue = next((m for m in MIN_CUE.finditer(self.s.text)
                     if not re.search(r"\([^)]*$", self.s.text[:m.start()])), None)
