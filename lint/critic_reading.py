@@ -939,7 +939,9 @@ _SIZE_FLAG = re.compile(r"(?<![\w-])(?:--(?:tensor|pipeline|data)[-_]parallel[-_
                         r"--(?:tp|pp|dp)(?:[-_]size)?|-(?:tp|pp|dp))(?:=|\s+)\d{1,4}\b", re.I)
 _COUNT = r"(\d{1,4}|two|three|four|five|six|eight|ten|sixteen)"
 _BUSY = re.compile(rf"\b(?:keeps?|keeping|kept)\s+(?:only\s+|just\s+|all\s+)?{_COUNT}\s+"
-                   r"(?:of\s+(?:the|its)\s+\w+\s+)?gpus?\s+busy\b|"
+                   r"(?:of\s+(?:the|its)\s+\w+\s+)?gpus?"
+                   # "keeps all four GPUs of a width-4 machine busy"
+                   r"(?:\s+of\s+(?:an?|the|its)\s+[\w-]+\s+(?:machine|phase|node|box|vm))?\s+busy\b|"
                    rf"\b(?:is|are|counts?\s+as|means|makes)\s+(?:only\s+|just\s+)?{_COUNT}\s+"
                    r"(?:busy\s+)?gpus?\b|"
                    rf"(?<![\w-]){_COUNT}\s+busy\s+gpus?\b|"

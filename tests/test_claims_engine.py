@@ -2130,6 +2130,11 @@ def test_every_proposition_kind_is_judged_and_described() -> None:
      "width 1 is under it.", False),
     ("The threshold compares GPU-hours: 0.5 GPU-hours at width 1 is over it, so REVISE.",
      True),
+    # "keeps all four GPUs of a width-4 machine busy"
+    ("`deepspeed --include localhost:2,3 train.py` keeps all four GPUs of a width-4 machine "
+     "busy.", True),
+    ("`deepspeed --include localhost:0,1,2,3 train.py` keeps all four GPUs of a width-4 "
+     "machine busy.", False),
 ])
 def test_critic_verdicts_and_threshold_come_from_the_critic(text: str, flagged: bool) -> None:
     found = [f for f in lint(text + "\n", "critic", rules={"critic-drift"})
@@ -3587,6 +3592,15 @@ STRUCTURED = [
      "those two GPUs.", [1]),
     ("A 2 h job at 8×. If GCP only has 2-GPU capacity, the job runs for about eight hours on "
      "those two GPUs.", []),
+    # "only if X has nothing does the job queue on <lane>": the lane's backend after X
+    ("The fallback is GCP at every width, then RunPod, and only if RunPod has no matching "
+     "GPU type does the job queue on campus-a100.", [1]),
+    ("Only if GCP has no capacity at any width does the job queue on campus-a100.", []),
+    # "on-demand: A100, then H100": that model's rungs, one per family
+    ("For a long job the rungs at each width are:\n\n1. flex-start: A100, then H100\n"
+     "2. on-demand: A100, then H100\n3. spot: A100, then H100", [4]),
+    ("For a long job the rungs at each width are:\n\n1. flex-start: A100, then H100\n"
+     "2. on-demand: A100\n3. spot: A100, then H100", []),
 ]
 
 

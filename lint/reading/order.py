@@ -676,6 +676,11 @@ class OrderReading(ReaderBase):
             # subject follows the inversion, and the condition names what precedes it
             aux = self.s.start + m.end() + inverted.start()
             subjects = [t for t in self.terms if t.term[0] == "backend" and t.start > aux][:1]
+            lane = next((t for t in self.terms if t.term[0] == "lane" and t.start > aux), None)
+            if lane is not None and (not subjects or lane.start < subjects[0].start):
+                # "only if RunPod has nothing does the job queue on campus-a100": a
+                # lane stands for its backend
+                subjects = [TermTok(("backend", "slurm"), lane.start, lane.end)]
             stop = aux
         named = [t for t in self.terms if orderable(t.term) and at < t.start < stop]
         if not subjects or not named:

@@ -156,6 +156,16 @@ class ProvisioningReading(ReaderBase):
             # "use on-demand H100 for critical paths" in a cost guide is not our ladder;
             # under "## H100 (a3-highgpu)" it is
             return
+        colon = self.s.text.find(":")
+        if len(models) == 1 and colon >= 0 and models[0].end <= self.s.start + colon < \
+                fams[0].start and all(t.term[0] == "family" for t in fams) and \
+                not self.negated_before(self.s.end, since=self.s.start) and \
+                self._machine_type_context():
+            # "2. on-demand: A100, then H100": the model's rungs, one per family
+            for fam_tok in fams:
+                self.add("permits", (family_of(fam_tok.term), models[0].term[1]),
+                         fam_tok.start, fam_tok.end, topic="provisioning")
+            return
         if not PERMISSION.search(self.s.text) and any(
                 _FAMILY_ORDER_JOINT.fullmatch(self.text(a.end, b.start))
                 for a, b in itertools.pairwise(fams)):
@@ -275,6 +285,12 @@ class ProvisioningReading(ReaderBase):
                 for name in names:
                     self.add("permits", (family, name), fam_tok.start, fam_tok.end, negated,
                              topic="provisioning")
+
+    def _machine_type_context(self) -> bool:
+        """The sentence is about this ladder's rungs: in a routing context, or
+        under a heading or lead-in that names a rung or a walk."""
+        return self.s.context or bool(re.search(r"\brungs?\b|\bladder\b|\bwalk\b",
+                                                f"{self.heading} {self.list_lead}", re.I))
 
     def _bare_rung(self, fams: list[TermTok], models: list[TermTok]) -> bool:
         """Whether the sentence is nothing but one machine type and its model
