@@ -178,7 +178,6 @@ class Engine:
         lexicon = self.lexicon.with_critic(_critic_rules(self.facts)) if critic else self.lexicon
         lexicon.forget()
         self._models_named: tuple[int, tuple[str, ...]] = (0, ())  # (list, models its item named)
-        self._fence_before = ""  # the command of a fence right above the unit
         readings: list[Reading] = []
         by_list: dict[int, list[tuple[Unit, list[Reading]]]] = {}
         by_table: dict[int, list[tuple[Unit, list[Reading]]]] = {}
@@ -294,14 +293,14 @@ class Engine:
             answer_job = question_job if _ANSWER_LINE.match(unit.text) else None
             question_job = self._stated_job(unit.text) if _QUESTION_LINE.match(unit.text) \
                 else None
-            self._fence_before = fence_commands.get(unit.line, "")
             unit_readings = self._read_unit(unit, lexicon, lead_in_context, critic,
                                             table_header if unit.table_id else "",
                                             list_request.get(unit.list_id) or answer_job, lead,
                                             None if unit.list_id in family_of_list else
                                             (lead and subject_of(lead)) or
                                             (None if unit.table_id or not section_heading else
-                                             subject_of(section_heading)))
+                                             subject_of(section_heading)),
+                                            fence_commands.get(unit.line, ""))
             # ("- `eval-70b`, `--gpu-count 8 --hours 10`" over "  - width 2: 40 h": an
             # item's job is its nested list's)
             parent_request = self._last_request if unit.list_id or (
@@ -411,9 +410,11 @@ class Engine:
 
     def _read_unit(self, unit: Unit, lexicon: Lexicon, lead_in: bool, critic: bool,
                    table_header: str = "", carried: tuple[float, int] | None = None,
-                   list_lead: str = "", subject: str | None = None) -> list[Reading]:
+                   list_lead: str = "", subject: str | None = None,
+                   fence_before: str = "") -> list[Reading]:
         """The readings of one unit; `carried` is a worked job its list's lead-in
-        states. The last worked job it states is left in `_last_request`."""
+        states, `fence_before` the one command of a code block right above it.
+        The last worked job it states is left in `_last_request`."""
         out: list[Reading] = []
         # (a fence's line under "Rough picture of an 8x dispatch:" is in its context too)
         unit_context = lead_in and (unit.list_id != 0 or unit.table_id != 0 or unit.data)
@@ -464,7 +465,7 @@ class Engine:
             reader.carried = carried
             reader.table_header = table_header
             reader.list_lead = list_lead
-            reader.fence_before = self._fence_before
+            reader.fence_before = fence_before
             reader.previous_terms = previous_terms
             reader.previous_class, reader.previous_model = previous_class, previous_model
             reader.lead_defined = bool(term and _LEAD_TERM.fullmatch(term)) or bool(
@@ -1890,12 +1891,11 @@ def _fence_commands(doc) -> dict[int, str]:
     for token in doc.tokens:
         if token.type not in ("fence", "code_block") or not token.map:
             continue
-        lines = [line.strip() for line in token.content.split("\n")]
-        command = " ".join(line.rstrip("\\").strip() for line in lines
-                           if line and not line.startswith("#"))
-        joined = sum(1 for line in lines if line and not line.startswith("#") and
-                     not line.endswith("\\"))
-        if joined != 1 or not _is_launch(command):
+        lines = [line for line in map(str.strip, token.content.split("\n"))
+                 if line and not line.startswith("#")]
+        command = " ".join(line.rstrip("\\").strip() for line in lines)
+        # (one command: every line but its last goes on after a backslash)
+        if sum(not line.endswith("\\") for line in lines) != 1 or not _is_launch(command):
             continue
         end = token.map[1]  # 0-based line after the block: 1-based, its last line
         out[end + 1] = out[end + 2] = command

@@ -626,7 +626,7 @@ def _any_width_stands_for(reader: Reader, verdict: re.Match[str]) -> int:
 def _said(verdict: re.Match[str]) -> str:
     """The verdict a `_CASE_VERDICT` match gives: its word, or the one its
     wording means ("is flagged", "is sent back": REVISE; "passes": APPROVE)."""
-    return verdict.group(1) or ("REVISE" if re.search(r"flagged|sent", verdict.group(2), re.I) or
+    return verdict.group(1) or ("REVISE" if re.search(r"\bsent\b", verdict.group(2), re.I) or
                                 _FIRES_WORDS.search(verdict.group(2)) else "APPROVE")
 
 
@@ -1035,7 +1035,6 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
     if busy is None:
         return _fills_the_width(reader, unit, raw)
     spans = [span for span in _launches_in(unit, raw) if raw.index(span) < busy.start()]
-    pointed = _pointed_launch(reader, unit, raw) if not spans else ""
     counted = _busy_number(busy)
     if len(set(spans)) > 1:
         # "…, `srun --ntasks=1 torchrun …` counts as 8, and a bare `srun python x.py`
@@ -1043,15 +1042,10 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
         at, nearest = max((raw.rindex(span, 0, busy.start()), span) for span in spans)
         gap = raw[at + len(nearest):busy.start()]
         spans = [nearest] if re.fullmatch(r"[\s`*_)]*(?:\w+\s*){0,2}", gap) else spans
-    if pointed and counted is not None:
-        # "this runs four pinned shards side by side": the launch is the fence's
-        group, count = counted
-        at, end = reader.s.start + busy.start(group), reader.s.start + busy.end(group)
-        width = _CASE_WIDTH.search(raw)
-        return [Prop("busy", (pointed, count, int(width.group(1)) if width else None),
-                     reader.negated_before(at), at, end, "parallel work", ((at, end, ""),))]
-    if len(set(spans)) != 1 or counted is None:
+    found = _launch_before(reader, unit, raw, spans)
+    if found is None or counted is None:
         return []
+    launch, since = found
     group, count = counted
     width = _CASE_WIDTH.search(raw)
     at, end = reader.s.start + busy.start(group), reader.s.start + busy.end(group)
@@ -1064,10 +1058,21 @@ def _launch_count(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
         negated = bool(re.search(r"\b(?:not|never)\s+(?:just\s+|only\s+)?$",
                                  raw[:busy.start(group)], re.I))
     else:
-        negated = reader.negated_before(at, since=reader.s.start + raw.index(spans[0]) +
-                                        len(spans[0]))
-    return [Prop("busy", (spans[0], count, int(width.group(1)) if width else None), negated,
+        negated = reader.negated_before(at, since=since)
+    return [Prop("busy", (launch, count, int(width.group(1)) if width else None), negated,
                  at, end, "parallel work", ((at, end, ""),))]
+
+
+def _launch_before(reader: Reader, unit: Unit, raw: str, spans: list[str]
+                   ) -> tuple[str, int | None] | None:
+    """The launch a claim in `raw` is about, and where the claim's clause may
+    start looking for a negation: the one launch `spans` names before the claim
+    (its clause starts after it), else the launch of the code block right above
+    (see `_pointed_launch`; its claim's own clause)."""
+    if len(set(spans)) == 1:
+        return spans[0], reader.s.start + raw.index(spans[0]) + len(spans[0])
+    pointed = "" if spans else _pointed_launch(reader, unit, raw)
+    return (pointed, None) if pointed else None
 
 
 # every GPU of the phase busy, with no count written: "fills the machine", "one
@@ -1128,16 +1133,15 @@ def _fills_the_width(reader: Reader, unit: Unit, raw: str) -> list[Prop]:
         if _ANY_WIDTH_FILLED.search(raw, fills.start()) else None
     if count is None:
         return []
-    spans = [span for span in _launches_in(unit, raw) if raw.index(span) < fills.start()]
-    pointed = _pointed_launch(reader, unit, raw) if not spans else ""
-    if len(set(spans)) != 1 and not pointed:
+    found = _launch_before(reader, unit, raw, [
+        span for span in _launches_in(unit, raw) if raw.index(span) < fills.start()])
+    if found is None:
         return []
+    launch, since = found
     at, end = reader.s.start + fills.start(), reader.s.start + fills.end()
-    negated = reader.negated_before(at) if pointed else reader.negated_before(
-        at, since=reader.s.start + raw.index(spans[0]) + len(spans[0]))
-    spans = spans or [pointed]
     # (no mend: the text names no count to change)
-    return [Prop("busy", (spans[0], count, count), negated, at, end, "parallel work")]
+    return [Prop("busy", (launch, count, count), reader.negated_before(at, since=since), at, end,
+                 "parallel work")]
 
 
 # a modal before a count of processes: "it can silently run one process"

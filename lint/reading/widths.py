@@ -475,12 +475,14 @@ class WidthReading(ReaderBase):
             # the intent's width is in its own clause, and inside its aside if it
             # stands in one ("(1, or 2 for eval-70b), … — so a 4-GPU lora-7b …")
             aside = self.aside_of(it.start) if "(" in self.s.text else None
-            if aside and _LIST_JOINTS.fullmatch(self._without_intents(aside[0] + 1, aside[1])):
+            if aside is None:
+                stop = min(stop, self.clause_end(it.end))
+            elif _LIST_JOINTS.fullmatch(self._without_intents(aside[0] + 1, aside[1])):
                 # "The 7B intents (capture-7b, eval-7b, lora-7b) can shrink to one
                 # GPU": an aside that lists the intents names the subject
-                aside = None
-            stop = min(stop, self.clause_end(it.end if aside is None else max(
-                it.end, self.aside_of(it.start)[1])), *(aside[1:] if aside else ()))
+                stop = min(stop, self.clause_end(aside[1]))
+            else:
+                stop = min(stop, self.clause_end(it.end), aside[1])
             seg = self.text(it.end, stop)
             cue = MIN_CUE.search(seg)
             bare = cue and _BARE_AFTER_CUE.match(seg, cue.end())
